@@ -1,0 +1,226 @@
+"""The game protocol: numba kernels behind a small Python facade.
+
+Every game is a flat ``numpy.int64`` state array plus numba kernels with the same
+names and signatures in every game (see :class:`Kernels`). Generic code (playouts,
+agents, search, the arena) only ever talks to these kernels, so it works for any
+registered game, including games with chance (an RNG word lives in the state),
+hidden information (``determinize``) and 2-6 players (``scores`` is a vector).
+
+The :class:`Game` / :class:`State` facade is for people: move notation, rendering,
+results with shared ranks, JSON.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from .errors import ConfigError, GameOverError, IllegalMoveError
+from .ranks import shared_ranks, winners
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The numba-compiled kernels of one game (identical signatures across games).
+
+    - ``current_player(state) -> int64``: seat to act (for simultaneous hidden
+      choices the engine serialises them into plies by seat and hides earlier
+      choices from later seats through ``determinize``).
+    - ``legal_moves(state, out: int64[:]) -> int64``: writes the legal move codes to
+      ``out[:n]`` (``out`` has room for ``max_moves``) and returns n.
+    - ``apply_move(state, move)``: plays a legal move in place (no legality check).
+    - ``random_move(state, rng: uint64[1]) -> int64``: a uniformly random legal move,
+      sampled directly where possible (the playout fast path).
+    - ``is_terminal(state) -> bool``.
+    - ``scores(state, out: float64[:])``: final (or current) score per player.
+    - ``heuristic(state, player) -> float64``: evaluation from ``player``'s view,
+      roughly on the scale of scores.
+    - ``determinize(state, observer, rng)``: resample in place everything
+      ``observer`` cannot see, consistently with what they saw (identity for
+      perfect-information games).
+    """
+
+    current_player: Callable
+    legal_moves: Callable
+    apply_move: Callable
+    random_move: Callable
+    is_terminal: Callable
+    scores: Callable
+    heuristic: Callable
+    determinize: Callable
+    max_moves: int
+
+
+class Game(ABC):
+    """A configured game (rules variant + player count). Subclasses fill in the hooks."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    perfect_information: ClassVar[bool] = True
+    kernels: ClassVar[Kernels]
+
+    def __init__(self, players: int):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ConfigError(f"players must be an integer, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
+            )
+        self.players = players
+
+    # ---- configuration -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """The JSON-serialisable options that, with a seed, define a game exactly."""
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Game":
+        """Build a game from a config dict, rejecting unknown options."""
+        if not isinstance(config, dict):
+            raise ConfigError(f"config must be an object, not {type(config).__name__}")
+        try:
+            return cls(**config)
+        except TypeError as exc:  # unknown or missing keyword
+            raise ConfigError(f"bad {cls.name} config {config!r}: {exc}") from None
+
+    # ---- hooks ---------------------------------------------------------------------
+    @abstractmethod
+    def initial_array(self, seed: int) -> np.ndarray:
+        """The state array at the start of a game with this seed."""
+
+    @abstractmethod
+    def format_move(self, array: np.ndarray, move: int) -> str:
+        """Notation of a move code in the position ``array`` (before it is played)."""
+
+    @abstractmethod
+    def parse_move(self, array: np.ndarray, text: str) -> int:
+        """Move code for notation ``text``; raises IllegalMoveError when malformed."""
+
+    @abstractmethod
+    def render(self, array: np.ndarray) -> str:
+        """A terminal picture of the position."""
+
+    def details(self, array: np.ndarray) -> dict[str, Any]:
+        """Game-specific result fields (e.g. per-colour scores); JSON-serialisable."""
+        return {}
+
+    def is_truncated(self, array: np.ndarray) -> bool:
+        """Whether the game ended by a turn cap rather than by the rules."""
+        return False
+
+    def plies(self, array: np.ndarray) -> int:
+        """Plies played so far."""
+        raise NotImplementedError
+
+    # ---- convenience ---------------------------------------------------------------
+    def new_state(self, seed: int = 0) -> "State":
+        """A fresh game from a seed (the seed drives every chance event)."""
+        return State(self, self.initial_array(int(seed)), int(seed))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State:
+    """A position with its history: a thin, friendly wrapper around the state array."""
+
+    __slots__ = ("game", "array", "seed", "history")
+
+    def __init__(self, game: Game, array: np.ndarray, seed: int, history=None):
+        self.game = game
+        self.array = array
+        self.seed = seed
+        self.history: list[int] = list(history or [])
+
+    def copy(self) -> "State":
+        """An independent copy (the array and the history are copied)."""
+        return State(self.game, self.array.copy(), self.seed, self.history)
+
+    @property
+    def current_player(self) -> int:
+        """Seat to move."""
+        return int(self.game.kernels.current_player(self.array))
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return bool(self.game.kernels.is_terminal(self.array))
+
+    def legal_moves(self) -> np.ndarray:
+        """Legal move codes (int64 array; empty when the game is over)."""
+        out = np.empty(self.game.kernels.max_moves, dtype=np.int64)
+        n = self.game.kernels.legal_moves(self.array, out)
+        return out[:n].copy()
+
+    def legal_move_texts(self) -> list[str]:
+        """Legal moves in notation."""
+        return [self.game.format_move(self.array, int(m)) for m in self.legal_moves()]
+
+    def parse(self, text: str) -> int:
+        """Move code for a notation string; IllegalMoveError if malformed or illegal."""
+        move = self.game.parse_move(self.array, text)
+        if move not in set(self.legal_moves().tolist()):
+            raise IllegalMoveError(f"{text!r} is not legal here")
+        return move
+
+    def play(self, move: int | str) -> "State":
+        """Play a move (code or notation) after checking it is legal; returns self."""
+        if self.is_terminal:
+            raise GameOverError("the game is over; no more moves")
+        if isinstance(move, str):
+            code = self.parse(move)
+        else:
+            code = int(move)
+            if code not in set(self.legal_moves().tolist()):
+                raise IllegalMoveError(f"move code {code} is not legal here")
+        self.game.kernels.apply_move(self.array, code)
+        self.history.append(code)
+        return self
+
+    def scores(self) -> list[float]:
+        """Score per player (final once the game is over)."""
+        out = np.zeros(self.game.players, dtype=np.float64)
+        self.game.kernels.scores(self.array, out)
+        return [int(x) if float(x).is_integer() else float(x) for x in out]
+
+    def result(self) -> dict[str, Any]:
+        """Scores, shared ranks, winners and game-specific fields, as plain JSON data."""
+        scores = self.scores()
+        res = {
+            "scores": scores,
+            "ranks": shared_ranks(scores),
+            "winners": winners(scores) if self.is_terminal else [],
+            "plies": self.game.plies(self.array),
+            "terminal": self.is_terminal,
+            "truncated": self.game.is_truncated(self.array),
+        }
+        res.update(self.game.details(self.array))
+        return res
+
+    def move_texts(self) -> list[str]:
+        """The history in notation (replayed from the start, since notation may
+        depend on the position)."""
+        replay = self.game.new_state(self.seed)
+        texts = []
+        for code in self.history:
+            texts.append(self.game.format_move(replay.array, code))
+            self.game.kernels.apply_move(replay.array, code)
+        return texts
+
+    def render(self) -> str:
+        """A terminal picture of the position."""
+        return self.game.render(self.array)
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as a record-compatible dict (game, config, seed, moves)."""
+        return {
+            "game": self.game.name,
+            "config": self.game.config,
+            "seed": self.seed,
+            "moves": self.move_texts(),
+        }
