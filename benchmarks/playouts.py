@@ -1,0 +1,96 @@
+"""Random-playout speed of a game's numba engine and its plain-Python reference engine.
+
+Usage: python -m benchmarks.playouts --game forum-romanum [--seconds 3] [--players 3,4]
+
+Prints one JSON object. Both engines run in the same process, one after the other,
+on one core, for each player count, so the speed ratio is measured side by side.
+The numba figure goes through the generic ``random_move`` / ``apply_move`` kernels
+(forumlab.core.dispatch), exactly the path agents' rollouts use.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+
+import click
+
+from forumlab.core.playout import random_playouts
+from forumlab.core.registry import create_game
+from forumlab.core.rng import make_rng
+
+DEFAULT_PLAYERS = {"forum-romanum": "3,4"}
+
+
+def _reference_engine(game: str, config: dict):
+    if game == "forum-romanum":
+        from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
+
+        return lambda: ReferenceForumRomanum(config["players"], config.get("max_rounds", 100))
+    raise click.UsageError(f"no reference engine benchmark for {game!r}")
+
+
+def bench_numba(game, seconds: float, seed: int) -> dict:
+    """Games and plies per second of random play through the numba kernels."""
+    start = game.new_state(seed).array
+    rng = make_rng(seed)
+    random_playouts(start, 1, rng)  # compile or load from cache outside the timing
+    games = plies = 0
+    batch = 64
+    t0 = time.perf_counter()
+    while True:
+        plies += random_playouts(start, batch, rng)
+        games += batch
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            break
+        batch = min(batch * 2, 1 << 16)
+    return {"games": games, "plies": plies, "seconds": round(elapsed, 3),
+            "games_per_s": games / elapsed, "plies_per_s": plies / elapsed}
+
+
+def bench_reference(make, seconds: float, seed: int) -> dict:
+    """Games and plies per second of random play through the reference engine."""
+    rng = random.Random(seed)
+    games = plies = 0
+    t0 = time.perf_counter()
+    while True:
+        state = make()
+        while not state.is_terminal():
+            state.apply(state.random_move(rng))
+            plies += 1
+        games += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            break
+    return {"games": games, "plies": plies, "seconds": round(elapsed, 3),
+            "games_per_s": games / elapsed, "plies_per_s": plies / elapsed}
+
+
+@click.command()
+@click.option("--game", default="forum-romanum", show_default=True)
+@click.option("--players", default=None, help="Comma-separated player counts.")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per engine and player count.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def main(game, players, seconds, seed):
+    """Measure random playouts per second, numba vs reference, side by side."""
+    counts = [int(p) for p in (players or DEFAULT_PLAYERS.get(game, "2")).split(",")]
+    results = []
+    for n in counts:
+        g = create_game(game, players=n)
+        numba_res = bench_numba(g, seconds, seed)
+        ref_res = bench_reference(_reference_engine(game, g.config), seconds, seed)
+        results.append({
+            "players": n,
+            "config": g.config,
+            "numba": numba_res,
+            "reference": ref_res,
+            "speedup_plies": numba_res["plies_per_s"] / ref_res["plies_per_s"],
+        })
+    print(json.dumps({"benchmark": "playouts", "game": game, "machine": platform.machine(),
+                      "python": platform.python_version(), "results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Agent spec strings: ``name`` or ``name(key=value, ...)``.
+
+Names are registered agents (``random``, ``mcts``) or ``package.module:Class`` for
+third-party agents. Values are ints, floats, ``true``/``false``, or bare/quoted words.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core.errors import ForumlabError
+
+
+class AgentSpecError(ForumlabError):
+    """A malformed or unknown agent spec."""
+
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def _parse_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into (name, params); AgentSpecError if malformed."""
+    match = _SPEC.match(spec) if isinstance(spec, str) else None
+    if not match:
+        raise AgentSpecError(f"malformed agent spec {spec!r} (expected e.g. 'mcts(iterations=1000)')")
+    name, arg_text = match.group(1), match.group(2)
+    params: dict[str, Any] = {}
+    if arg_text and arg_text.strip():
+        for part in arg_text.split(","):
+            key, sep, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key.isidentifier() or not value:
+                raise AgentSpecError(f"malformed parameter {part.strip()!r} in agent spec {spec!r}")
+            if key in params:
+                raise AgentSpecError(f"parameter {key!r} given twice in agent spec {spec!r}")
+            params[key] = _parse_value(value)
+    return name, params
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs, respecting parentheses."""
+    specs, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            specs.append(text[start:i].strip())
+            start = i + 1
+    specs.append(text[start:].strip())
+    if any(not s for s in specs) or depth != 0:
+        raise AgentSpecError(f"malformed agent list {text!r}")
+    return specs

@@ -1,0 +1,200 @@
+"""Forum Romanum: the Python facade (notation, rendering, results) over the kernels.
+
+Rules: ``shared/rules/forum-romanum.md`` of the project (2019 English rulebook of
+Kramer's 1988 game plus this project's DECISIONs). Decisions taken here where the
+spec is silent:
+
+- Move notation in the 2-player game prefixes the *global* colour id 0-3 (player 0
+  owns colours 0 and 1, player 1 owns 2 and 3), e.g. ``2:d4`` or ``3:d4-e5``. The
+  prefix may be left out when only one colour can move (the second sub-move of a
+  turn, and always in 3-6 player games, where it must equal the mover's seat).
+- The turn cap counts completed turns: the game is truncated after
+  ``max_rounds * players`` turns (a 2-player turn is two plies). If the game also
+  ends naturally on that ply it is not marked truncated.
+- Final settlement (deadlocked regions) is applied at a capped end too, since the
+  spec applies it to "every region that is deadlocked when the game ends".
+- Ranks are shared competition ranks (1, 1, 3) on the players' summed scores.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ConfigError, IllegalMoveError
+from ...core.game import Game, Kernels
+from . import kernels as K
+from .layout import (
+    ALL_REGIONS,
+    BOARD,
+
+    FROM_HAND,
+    HAND,
+    N_COLOURS,
+    N_REGIONS,
+    OCCUPIED,
+    PLY,
+    REGION_MASKS,
+    REGION_NAMES,
+    SCORE,
+    SETTLED,
+    SIZE,
+    TRUNCATED,
+    COLUMNS,
+    MAX_MOVES,
+    cell_name,
+    decode_move,
+    encode_move,
+    parse_cell,
+)
+
+_COLOUR_SYMBOLS = "ABCDEF"
+
+
+class ForumRomanum(Game):
+    """Forum Romanum for 2-6 players; ``max_rounds`` caps the game (0 = no cap)."""
+
+    name = "forum-romanum"
+    min_players = 2
+    max_players = 6
+    kernels = Kernels(
+        current_player=K.current_player,
+        legal_moves=K.legal_moves,
+        apply_move=K.apply_move,
+        random_move=K.random_move,
+        is_terminal=K.is_terminal,
+        scores=K.scores,
+        heuristic=K.heuristic,
+        determinize=K.determinize,
+        max_moves=MAX_MOVES,
+    )
+
+    def __init__(self, players: int = 3, max_rounds: int = 100):
+        super().__init__(players)
+        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
+            raise ConfigError(f"max_rounds must be an integer >= 0 (0 = no cap), not {max_rounds!r}")
+        self.max_rounds = max_rounds
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"players": self.players, "max_rounds": self.max_rounds}
+
+    @property
+    def colours(self) -> int:
+        """Number of colours (4 in the 2-player game)."""
+        return 4 if self.players == 2 else self.players
+
+    def initial_array(self, seed: int) -> np.ndarray:
+        return K.new_state(self.players, self.max_rounds, seed)
+
+    # ---- notation ------------------------------------------------------------------
+    def format_move(self, array: np.ndarray, move: int) -> str:
+        colour, src, dst = decode_move(int(move))
+        text = cell_name(dst) if src == FROM_HAND else f"{cell_name(src)}-{cell_name(dst)}"
+        return f"{colour}:{text}" if self.players == 2 else text
+
+    def parse_move(self, array: np.ndarray, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move must be text, not {text!r}")
+        raw = text.strip()
+        colour = None
+        body = raw
+        if ":" in raw:
+            prefix, body = raw.split(":", 1)
+            if not prefix.isdigit() or int(prefix) >= self.colours:
+                raise IllegalMoveError(f"malformed move {text!r}: bad colour {prefix!r}")
+            colour = int(prefix)
+        movable = self._movable_colours(array)
+        if colour is None:
+            if len(movable) != 1:
+                raise IllegalMoveError(
+                    f"move {text!r} needs a colour prefix, one of "
+                    + ", ".join(f"'{c}:'" for c in movable)
+                )
+            colour = movable[0]
+        try:
+            if "-" in body:
+                a, b = body.split("-", 1)
+                src, dst = parse_cell(a), parse_cell(b)
+            else:
+                src, dst = FROM_HAND, parse_cell(body)
+        except ValueError:
+            raise IllegalMoveError(
+                f"malformed move {text!r} (expected e.g. 'd4' or 'd4-e5'"
+                + (", prefixed by a colour such as '1:'" if self.players == 2 else "")
+                + ")"
+            ) from None
+        return encode_move(colour, src, dst)
+
+    def _movable_colours(self, array: np.ndarray) -> list[int]:
+        first = sorted({decode_move(int(m))[0] for m in self._legal(array)})
+        return first
+
+    def _legal(self, array: np.ndarray) -> np.ndarray:
+        out = np.empty(MAX_MOVES, dtype=np.int64)
+        return out[: K.legal_moves(array, out)]
+
+    # ---- results -------------------------------------------------------------------
+    def plies(self, array: np.ndarray) -> int:
+        return int(array[PLY])
+
+    def is_truncated(self, array: np.ndarray) -> bool:
+        return bool(array[TRUNCATED])
+
+    def details(self, array: np.ndarray) -> dict[str, Any]:
+        n_colours = int(array[N_COLOURS])
+        return {
+            "colour_scores": [int(array[SCORE + c]) for c in range(n_colours)],
+            "settled": settled_regions(array),
+            "deadlocked": deadlocked_regions(array),
+            "pieces_in_hand": [int(array[HAND + c]) for c in range(n_colours)],
+        }
+
+    def render(self, array: np.ndarray) -> str:
+        n_colours = int(array[N_COLOURS])
+        lines = ["    " + " ".join(COLUMNS)]
+        for row in range(SIZE):
+            cells = []
+            for col in range(SIZE):
+                i = row * SIZE + col
+                symbol = "."
+                for c in range(n_colours):
+                    if (int(array[BOARD + c]) >> i) & 1:
+                        symbol = _COLOUR_SYMBOLS[c]
+                cells.append(symbol)
+            lines.append(f"{row + 1:>2}  " + " ".join(cells))
+        owners = (
+            [f"{_COLOUR_SYMBOLS[c]}=colour {c} (player {c // 2})" for c in range(n_colours)]
+            if self.players == 2
+            else [f"{_COLOUR_SYMBOLS[c]}=player {c}" for c in range(n_colours)]
+        )
+        lines.append("    " + ", ".join(owners))
+        lines.append(
+            "    scores: "
+            + " ".join(f"{_COLOUR_SYMBOLS[c]}{int(array[SCORE + c]):+d}" for c in range(n_colours))
+            + "   in hand: "
+            + " ".join(f"{_COLOUR_SYMBOLS[c]}{int(array[HAND + c])}" for c in range(n_colours))
+        )
+        settled = [REGION_NAMES[r] for r in settled_regions(array)]
+        dead = [REGION_NAMES[r] for r in deadlocked_regions(array)]
+        lines.append(f"    settled: {' '.join(settled) or '-'}   deadlocked: {' '.join(dead) or '-'}")
+        return "\n".join(lines)
+
+
+def settled_regions(array: np.ndarray) -> list[int]:
+    """Ids of the settled regions."""
+    settled = int(array[SETTLED]) & ALL_REGIONS
+    return [r for r in range(N_REGIONS) if (settled >> r) & 1]
+
+
+def deadlocked_regions(array: np.ndarray) -> list[int]:
+    """Ids of the regions that are full but unsettled (so their lead is tied)."""
+    occ = int(array[OCCUPIED])
+    settled = int(array[SETTLED])
+    return [
+        r
+        for r in range(N_REGIONS)
+        if not (settled >> r) & 1 and occ & int(REGION_MASKS[r]) == int(REGION_MASKS[r])
+    ]
+
+
