@@ -19,6 +19,8 @@ from .spec import AgentSpecError, parse_spec
 
 _BUILTIN: dict[str, str] = {
     "random": "forumlab.agents.random_agent:RandomAgent",
+    "greedy": "forumlab.agents.greedy:GreedyAgent",
+    "mcts": "forumlab.agents.mcts:MCTSAgent",
 }
 
 

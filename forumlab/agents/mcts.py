@@ -1,0 +1,176 @@
+"""The MCTS agent: UCT / information-set MCTS over the generic numba kernels.
+
+Memory: each node costs ``8 * (10 + players)`` bytes (an int64 row of ten fields and
+one float64 reward sum per player), e.g. 104 bytes with 3 players. A node is added
+per iteration at most, so 100,000 iterations use about 10 MB; ``max_nodes`` caps
+the table (default 2,000,000 nodes, about 210 MB at 3 players), after which the
+search keeps iterating without growing the tree.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..core.errors import ForumlabError
+from ..search import mcts as kernel
+from ..search.rewards import REWARD_NAMES
+from .base import Agent, Param
+from .spec import AgentSpecError
+
+_TIME_CHUNK = 64  # iterations between clock checks under a time budget
+_INITIAL_TIME_CAPACITY = 1 << 15
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search with vector rewards, ISMCTS for hidden information."""
+
+    name = "mcts"
+    description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
+    params = {
+        "iterations": Param(1000, "iterations per move (when time is 0)"),
+        "time": Param(0.0, "seconds per move; overrides iterations when > 0"),
+        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])"),
+        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply)"),
+        "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
+        "cutoff": Param(-1, "rollout plies before the heuristic scores the position (0 = to the end, -1 = game default)"),
+        "reward": Param("default", "win | rank | score | default (the game's choice)"),
+        "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
+        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
+        "reuse": Param(True, "keep the subtree of the position reached between moves"),
+        "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
+        "max_nodes": Param(2_000_000, "node table size; the tree stops growing when full"),
+    }
+
+    def __init__(self, seed: int = 0, **options):
+        super().__init__(seed, **options)
+        o = self.options
+        _check(isinstance(o["iterations"], int) and o["iterations"] >= 1, "iterations must be an integer >= 1")
+        _check(isinstance(o["time"], (int, float)) and o["time"] >= 0, "time must be a number >= 0")
+        _check(isinstance(o["c"], (int, float)) and o["c"] >= 0, "c must be a number >= 0")
+        _check(o["rollout"] in ("random", "heuristic"), "rollout must be random or heuristic")
+        _check(isinstance(o["epsilon"], (int, float)) and 0 <= o["epsilon"] <= 1, "epsilon must be in [0, 1]")
+        _check(isinstance(o["cutoff"], int) and o["cutoff"] >= -1, "cutoff must be an integer >= -1")
+        _check(o["reward"] == "default" or o["reward"] in REWARD_NAMES,
+               "reward must be win, rank, score or default")
+        _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
+        _check(isinstance(o["history"], (int, float)) and o["history"] >= 0, "history must be a number >= 0")
+        _check(isinstance(o["reuse"], bool), "reuse must be true or false")
+        _check(o["ismcts"] in ("auto", True, False), "ismcts must be auto, true or false")
+        _check(isinstance(o["max_nodes"], int) and o["max_nodes"] >= 2, "max_nodes must be an integer >= 2")
+        self._tree = None  # (nodes, rewards, meta)
+        self._history = None  # per-player progressive-history table
+        self._root_key = None  # (game config, seed, history) of the tree's root
+        self.last_search: dict = {}
+
+    # ---- tree management ---------------------------------------------------------
+    def _allocate(self, capacity: int, players: int):
+        nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
+        rewards = np.empty((capacity, players), dtype=np.float64)
+        meta = np.zeros(2, dtype=np.int64)
+        return nodes, rewards, meta
+
+    def _prepare_root(self, state, room: int):
+        """Reset the tree at ``state``, or re-root the old tree there when possible."""
+        players = state.game.players
+        key = (state.game.name, repr(state.game.config), state.seed)
+        kept = 0
+        if self.options["reuse"] and self._tree is not None and self._root_key is not None:
+            old_key, old_history = self._root_key
+            history = state.history
+            if old_key == key and history[: len(old_history)] == old_history:
+                path = np.array(history[len(old_history):], dtype=np.int64)
+                old_nodes, old_rewards, old_meta = self._tree
+                capacity = min(int(old_meta[0]) + room + 1, self.options["max_nodes"])
+                new = self._allocate(capacity, players)
+                kept = kernel.reroot(old_nodes, old_rewards, old_meta, path, *new)
+                self._tree = new
+        if kept == 0:
+            capacity = min(room + 1, self.options["max_nodes"])
+            self._tree = self._allocate(capacity, players)
+            kernel.reset_tree(self._tree[0], self._tree[2])
+        if self._history is None or self._history.shape[0] != players:
+            self._history = np.zeros((players, 1 << kernel.HISTORY_BITS, 2), dtype=np.float64)
+        return kept
+
+    def _grow(self):
+        """Double the node table (time budgets only), up to max_nodes."""
+        nodes, rewards, meta = self._tree
+        capacity = min(2 * nodes.shape[0], self.options["max_nodes"])
+        if capacity <= nodes.shape[0]:
+            return
+        new_nodes, new_rewards, _ = self._allocate(capacity, rewards.shape[1])
+        used = int(meta[0])
+        new_nodes[:used] = nodes[:used]
+        new_rewards[:used] = rewards[:used]
+        self._tree = (new_nodes, new_rewards, meta)
+
+    # ---- search --------------------------------------------------------------------
+    def choose(self, state):
+        o = self.options
+        game = state.game
+        ismcts = (not game.perfect_information) if o["ismcts"] == "auto" else bool(o["ismcts"])
+        reward = REWARD_NAMES[game.default_reward if o["reward"] == "default" else o["reward"]]
+        cutoff = game.default_rollout_cutoff if o["cutoff"] == -1 else o["cutoff"]
+        rollout = kernel.ROLLOUT_RANDOM if o["rollout"] == "random" else kernel.ROLLOUT_HEURISTIC
+        root = state.array.copy()
+        observer = state.current_player
+        time_budget = float(o["time"])
+        room = _INITIAL_TIME_CAPACITY if time_budget > 0 else o["iterations"]
+        kept = self._prepare_root(state, room)
+
+        def run(n):
+            nodes, rewards, meta = self._tree
+            return kernel.run_iterations(
+                root, n, nodes, rewards, meta, self._history, self.rng, float(o["c"]), ismcts,
+                observer, rollout, float(o["epsilon"]), cutoff, reward, float(o["hscale"]),
+                float(o["history"]),
+            )
+
+        started = time.perf_counter()
+        iterations = 0
+        if time_budget > 0:
+            deadline = started + time_budget
+            while True:
+                iterations += run(_TIME_CHUNK)
+                if time.perf_counter() >= deadline:
+                    break
+                nodes, _, meta = self._tree
+                if meta[0] + _TIME_CHUNK >= nodes.shape[0]:
+                    self._grow()
+        else:
+            iterations = run(o["iterations"])
+        move = self._best_root_move(state, ismcts)
+        nodes, rewards, meta = self._tree
+        self.last_search = {
+            "iterations": iterations,
+            "seconds": time.perf_counter() - started,
+            "nodes": int(meta[0]),
+            "reused_nodes": int(kept),
+        }
+        self._root_key = ((game.name, repr(game.config), state.seed), list(state.history))
+        return move
+
+    def _best_root_move(self, state, ismcts: bool) -> int:
+        nodes, rewards, _ = self._tree
+        cap = 4096
+        moves = np.empty(cap, dtype=np.int64)
+        visits = np.empty(cap, dtype=np.int64)
+        means = np.empty(cap, dtype=np.float64)
+        k = kernel.root_children(nodes, rewards, moves, visits, means)
+        legal = set(state.legal_moves().tolist())
+        best = None
+        for m, v, q in zip(moves[:k].tolist(), visits[:k].tolist(), means[:k].tolist()):
+            if m not in legal:  # possible only under ISMCTS determinizations
+                continue
+            cand = (v, q, -m)
+            if best is None or cand > best[0]:
+                best = (cand, m)
+        if best is None:
+            raise ForumlabError("MCTS found no legal move at the root")
+        return best[1]
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise AgentSpecError(f"mcts: {message}")

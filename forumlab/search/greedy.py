@@ -1,0 +1,34 @@
+"""One-ply greedy move choice on the game's heuristic (generic over games)."""
+import numpy as np
+from numba import njit
+
+from ..core.dispatch import MAX_MOVES, apply_move, current_player, heuristic, legal_moves
+from ..core.rng import rand_below
+
+
+@njit(cache=True)
+def greedy_move(s, rng):
+    """The legal move whose successor has the best heuristic for the mover.
+
+    Ties are broken uniformly at random (reservoir sampling over the tied moves).
+    """
+    player = current_player(s)
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    n = legal_moves(s, buf)
+    child = s.copy()
+    best = buf[0]
+    best_v = -1e300
+    ties = 0
+    for i in range(n):
+        child[:] = s
+        apply_move(child, buf[i])
+        v = heuristic(child, player)
+        if v > best_v:
+            best_v = v
+            best = buf[i]
+            ties = 1
+        elif v == best_v:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = buf[i]
+    return best

@@ -1,0 +1,340 @@
+"""Generic Monte Carlo tree search, compiled once for every game.
+
+One implementation covers:
+- UCT with vector rewards: each node keeps the summed reward of every player, and
+  the player to move at a node picks the child maximising *their own* mean reward
+  plus the UCB1 exploration term (Kocsis & Szepesvari 2006; the multi-player
+  "max^n-style" UCT of Sturtevant 2008).
+- Information-set MCTS (single-observer SO-ISMCTS, Cowling, Powley & Whitehouse
+  2012): every iteration starts from a fresh determinization of the root from the
+  searching seat's view; a child is *available* in an iteration when its move is
+  legal in that determinization, and UCB uses availability counts instead of the
+  parent's visits. For perfect-information games determinization is the identity
+  and the cheaper UCT path is used.
+- Rollouts: uniformly random (the engines' random_move fast path) or epsilon-greedy
+  on the one-ply heuristic, with an optional cut-off after which the position is
+  scored by the heuristic.
+- Progressive history (Nijssen & Winands 2011) as the large-branching option: a
+  per-player table of mean rewards per move code adds
+  ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
+
+The tree lives in preallocated arrays (:class:`Tree` in forumlab.agents.mcts),
+nodes are created one per iteration, and children hang off a first-child /
+next-sibling list. Untried moves of a perfect-information node are visited in a
+pseudo-random order without storing them: child k takes legal move
+``(a + k * b) mod n`` where b is a prime larger than any move count (so the map is a
+permutation of 0..n-1) and a is drawn when the node is first expanded.
+"""
+import numpy as np
+from numba import njit
+
+from ..core.dispatch import (
+    MAX_MOVES,
+    apply_move,
+    current_player,
+    determinize,
+    is_terminal,
+    legal_moves,
+    num_players,
+    random_move,
+)
+from ..core.rng import rand_below, rand_float
+from .greedy import greedy_move
+from .rewards import heuristic_rewards, terminal_rewards
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_HEURISTIC = 1
+
+# Node fields (columns of the int64 node table).
+F_MOVE = 0  # move that leads here from the parent
+F_PARENT = 1
+F_CHILD = 2  # first child, -1 if none
+F_SIBLING = 3  # next sibling, -1 if none
+F_NCHILD = 4  # children created so far
+F_NLEGAL = 5  # number of legal moves (-1 until first expanded; perfect information only)
+F_VISITS = 6
+F_AVAIL = 7  # ISMCTS availability count
+F_MOVER = 8  # player who made F_MOVE
+F_PERM = 9  # untried-move permutation: offset * 16 + stride index
+N_FIELDS = 10
+
+HISTORY_BITS = 16
+_HISTORY_MASK = (1 << HISTORY_BITS) - 1
+_STRIDE_PRIMES = np.array([521, 523, 541, 547, 557, 563, 569, 571, 577, 587, 593, 599], dtype=np.int64)
+_MAX_TRACE = 4096  # moves of one iteration remembered for progressive history
+
+
+@njit(cache=True)
+def reset_tree(nodes, meta):
+    """Make the tree a lone root."""
+    nodes[0, F_MOVE] = -1
+    nodes[0, F_PARENT] = -1
+    nodes[0, F_CHILD] = -1
+    nodes[0, F_SIBLING] = -1
+    nodes[0, F_NCHILD] = 0
+    nodes[0, F_NLEGAL] = -1
+    nodes[0, F_VISITS] = 0
+    nodes[0, F_AVAIL] = 0
+    nodes[0, F_MOVER] = -1
+    nodes[0, F_PERM] = 0
+    meta[0] = 1  # nodes in use
+
+
+@njit(cache=True, inline="always")
+def _new_child(nodes, rewards, meta, parent, move, mover):
+    idx = meta[0]
+    meta[0] = idx + 1
+    nodes[idx, F_MOVE] = move
+    nodes[idx, F_PARENT] = parent
+    nodes[idx, F_CHILD] = -1
+    nodes[idx, F_SIBLING] = nodes[parent, F_CHILD]
+    nodes[idx, F_NCHILD] = 0
+    nodes[idx, F_NLEGAL] = -1
+    nodes[idx, F_VISITS] = 0
+    nodes[idx, F_AVAIL] = 0
+    nodes[idx, F_MOVER] = mover
+    nodes[idx, F_PERM] = 0
+    rewards[idx, :] = 0.0
+    nodes[parent, F_CHILD] = idx
+    nodes[parent, F_NCHILD] += 1
+    return idx
+
+
+@njit(cache=True, inline="always")
+def _history_bonus(history, player, move, weight, visits, mean):
+    key = (move ^ (move >> HISTORY_BITS)) & _HISTORY_MASK
+    hv = history[player, key, 0]
+    if hv == 0.0:
+        return 0.0
+    return weight * (history[player, key, 1] / hv) / (visits * (1.0 - mean) + 1.0)
+
+
+@njit(cache=True)
+def _rollout_move(s, rng, policy, epsilon):
+    if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
+        return random_move(s, rng)
+    return greedy_move(s, rng)
+
+
+@njit(cache=True)
+def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, observer,
+                   rollout, epsilon, cutoff, reward_kind, hscale, history_weight):
+    """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
+
+    The tree must already hold ``root`` at node 0 (see reset_tree). When the node
+    table is full, iterations still run (selection + rollout) but add no nodes.
+    """
+    capacity = nodes.shape[0]
+    n_players = num_players(root)
+    s = root.copy()
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    matched = np.zeros(MAX_MOVES, dtype=np.bool_)
+    reward = np.zeros(n_players, dtype=np.float64)
+    trace_player = np.empty(_MAX_TRACE, dtype=np.int64)
+    trace_move = np.empty(_MAX_TRACE, dtype=np.int64)
+    use_history = history_weight > 0.0
+    for _ in range(n_iter):
+        s[:] = root
+        if ismcts:
+            determinize(s, observer, rng)
+        node = 0
+        n_trace = 0
+        # ---- selection and expansion -------------------------------------------
+        while not is_terminal(s):
+            mover = current_player(s)
+            if not ismcts:
+                if nodes[node, F_NLEGAL] < 0:
+                    nodes[node, F_NLEGAL] = legal_moves(s, buf)
+                    # Offset and stride of the untried-move permutation, packed.
+                    nodes[node, F_PERM] = (
+                        rand_below(rng, nodes[node, F_NLEGAL]) * 16
+                        + rand_below(rng, _STRIDE_PRIMES.shape[0])
+                    )
+                k = nodes[node, F_NCHILD]
+                n = nodes[node, F_NLEGAL]
+                if k < n and meta[0] < capacity:
+                    legal_moves(s, buf)
+                    perm = nodes[node, F_PERM]
+                    move = buf[(perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n]
+                    node = _new_child(nodes, rewards, meta, node, move, mover)
+                    apply_move(s, move)
+                    if use_history and n_trace < _MAX_TRACE:
+                        trace_player[n_trace] = mover
+                        trace_move[n_trace] = move
+                        n_trace += 1
+                    break
+                if k == 0:
+                    break  # table full and nothing expanded here: roll out
+                log_n = np.log(nodes[node, F_VISITS])
+                best = -1
+                best_v = -1e300
+                ch = nodes[node, F_CHILD]
+                while ch != -1:
+                    v = nodes[ch, F_VISITS]
+                    q = rewards[ch, mover] / v
+                    val = q + c * np.sqrt(log_n / v)
+                    if use_history:
+                        val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
+                    if val > best_v:
+                        best_v = val
+                        best = ch
+                    ch = nodes[ch, F_SIBLING]
+            else:
+                n = legal_moves(s, buf)
+                sorted_moves = np.sort(buf[:n])
+                matched[:n] = False
+                ch = nodes[node, F_CHILD]
+                while ch != -1:
+                    i = np.searchsorted(sorted_moves, nodes[ch, F_MOVE])
+                    if i < n and sorted_moves[i] == nodes[ch, F_MOVE]:
+                        matched[i] = True
+                        nodes[ch, F_AVAIL] += 1
+                    ch = nodes[ch, F_SIBLING]
+                untried = 0
+                for i in range(n):
+                    if not matched[i]:
+                        untried += 1
+                if untried > 0 and meta[0] < capacity:
+                    pick = rand_below(rng, untried)
+                    move = -1
+                    for i in range(n):
+                        if not matched[i]:
+                            if pick == 0:
+                                move = sorted_moves[i]
+                                break
+                            pick -= 1
+                    node = _new_child(nodes, rewards, meta, node, move, mover)
+                    nodes[node, F_AVAIL] = 1
+                    apply_move(s, move)
+                    if use_history and n_trace < _MAX_TRACE:
+                        trace_player[n_trace] = mover
+                        trace_move[n_trace] = move
+                        n_trace += 1
+                    break
+                best = -1
+                best_v = -1e300
+                ch = nodes[node, F_CHILD]
+                while ch != -1:
+                    i = np.searchsorted(sorted_moves, nodes[ch, F_MOVE])
+                    if i < n and sorted_moves[i] == nodes[ch, F_MOVE]:
+                        v = nodes[ch, F_VISITS]
+                        q = rewards[ch, mover] / v
+                        val = q + c * np.sqrt(np.log(nodes[ch, F_AVAIL]) / v)
+                        if use_history:
+                            val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
+                        if val > best_v:
+                            best_v = val
+                            best = ch
+                    ch = nodes[ch, F_SIBLING]
+                if best < 0:
+                    break
+            node = best
+            apply_move(s, nodes[node, F_MOVE])
+            if use_history and n_trace < _MAX_TRACE:
+                trace_player[n_trace] = mover
+                trace_move[n_trace] = nodes[node, F_MOVE]
+                n_trace += 1
+        # ---- rollout ------------------------------------------------------------
+        depth = 0
+        while not is_terminal(s) and (cutoff <= 0 or depth < cutoff):
+            mover = current_player(s)
+            move = _rollout_move(s, rng, rollout, epsilon)
+            apply_move(s, move)
+            if use_history and n_trace < _MAX_TRACE:
+                trace_player[n_trace] = mover
+                trace_move[n_trace] = move
+                n_trace += 1
+            depth += 1
+        if is_terminal(s):
+            terminal_rewards(s, reward_kind, reward)
+        else:
+            heuristic_rewards(s, hscale, reward)
+        # ---- backpropagation ----------------------------------------------------
+        while node != -1:
+            nodes[node, F_VISITS] += 1
+            for p in range(n_players):
+                rewards[node, p] += reward[p]
+            node = nodes[node, F_PARENT]
+        if use_history:
+            for t in range(n_trace):
+                move = trace_move[t]
+                key = (move ^ (move >> HISTORY_BITS)) & _HISTORY_MASK
+                history[trace_player[t], key, 0] += 1.0
+                history[trace_player[t], key, 1] += reward[trace_player[t]]
+    return n_iter
+
+
+@njit(cache=True)
+def root_children(nodes, rewards, out_moves, out_visits, out_means):
+    """Moves, visit counts and mean rewards (for the root's mover) of the root's children."""
+    k = 0
+    ch = nodes[0, F_CHILD]
+    while ch != -1:
+        out_moves[k] = nodes[ch, F_MOVE]
+        out_visits[k] = nodes[ch, F_VISITS]
+        out_means[k] = rewards[ch, nodes[ch, F_MOVER]] / max(nodes[ch, F_VISITS], 1)
+        k += 1
+        ch = nodes[ch, F_SIBLING]
+    return k
+
+
+@njit(cache=True)
+def reroot(nodes, rewards, meta, path, new_nodes, new_rewards, new_meta):
+    """Follow ``path`` (moves) from the root; copy that subtree into the new arrays.
+
+    Returns the number of nodes kept (0 if the path left the tree or the subtree
+    does not fit, in which case the new tree is reset to a lone root).
+    """
+    node = 0
+    for i in range(path.shape[0]):
+        ch = nodes[node, F_CHILD]
+        while ch != -1 and nodes[ch, F_MOVE] != path[i]:
+            ch = nodes[ch, F_SIBLING]
+        if ch == -1:
+            reset_tree(new_nodes, new_meta)
+            return 0
+        node = ch
+    capacity = new_nodes.shape[0]
+    # Breadth-first copy; old -> new index map kept in a queue of old indices.
+    queue = np.empty(meta[0], dtype=np.int64)
+    new_index = np.empty(meta[0], dtype=np.int64)
+    queue[0] = node
+    new_index[0] = 0
+    head = 0
+    tail = 1
+    while head < tail:
+        old = queue[head]
+        new = new_index[head]
+        head += 1
+        parent = new_nodes[new, F_PARENT] if head > 1 else -1
+        sibling = new_nodes[new, F_SIBLING] if head > 1 else -1
+        new_nodes[new, :] = nodes[old, :]
+        new_rewards[new, :] = rewards[old, :]
+        new_nodes[new, F_PARENT] = parent
+        new_nodes[new, F_SIBLING] = sibling
+        new_nodes[new, F_CHILD] = -1
+        # Children are appended in reverse sibling order so prepending keeps the order.
+        n_kids = 0
+        ch = nodes[old, F_CHILD]
+        while ch != -1:
+            n_kids += 1
+            ch = nodes[ch, F_SIBLING]
+        if tail + n_kids > capacity:
+            reset_tree(new_nodes, new_meta)
+            return 0
+        kids = np.empty(n_kids, dtype=np.int64)
+        ch = nodes[old, F_CHILD]
+        j = 0
+        while ch != -1:
+            kids[j] = ch
+            j += 1
+            ch = nodes[ch, F_SIBLING]
+        for j in range(n_kids - 1, -1, -1):
+            queue[tail] = kids[j]
+            new_index[tail] = tail
+            new_nodes[tail, F_PARENT] = new
+            new_nodes[tail, F_SIBLING] = new_nodes[new, F_CHILD]
+            new_nodes[new, F_CHILD] = tail
+            tail += 1
+    new_meta[0] = tail
+    return tail

@@ -1,0 +1,49 @@
+"""Turning game outcomes and evaluations into per-player rewards in [0, 1]."""
+import numpy as np
+from numba import njit
+
+from ..core.dispatch import heuristic, num_players, scores
+
+REWARD_WIN = 0  # 1/k to each of the k winners, 0 to the others
+REWARD_RANK = 1  # 1 for the best, 0 for the worst, linear in shared rank between
+REWARD_SCORE = 2  # score normalised between the lowest and the highest score
+REWARD_NAMES = {"win": REWARD_WIN, "rank": REWARD_RANK, "score": REWARD_SCORE}
+
+
+@njit(cache=True)
+def terminal_rewards(s, kind, out):
+    """Rewards of a finished game (or of the position as it stands) into out[:n]."""
+    n = num_players(s)
+    raw = np.zeros(n, dtype=np.float64)
+    scores(s, raw)
+    hi = raw.max()
+    lo = raw.min()
+    if kind == REWARD_WIN:
+        k = 0
+        for p in range(n):
+            if raw[p] == hi:
+                k += 1
+        for p in range(n):
+            out[p] = 1.0 / k if raw[p] == hi else 0.0
+    elif kind == REWARD_RANK:
+        for p in range(n):
+            better = 0
+            for q in range(n):
+                if raw[q] > raw[p]:
+                    better += 1
+            out[p] = 1.0 - better / (n - 1)
+    else:
+        for p in range(n):
+            out[p] = 0.5 if hi == lo else (raw[p] - lo) / (hi - lo)
+
+
+@njit(cache=True)
+def heuristic_rewards(s, scale, out):
+    """Rewards of a cut-off position: a logistic squash of each player's heuristic margin.
+
+    ``heuristic(s, p)`` is p's estimated lead over the best other player in score
+    points, so sigmoid(margin / scale) reads as a rough probability of finishing first.
+    """
+    n = num_players(s)
+    for p in range(n):
+        out[p] = 1.0 / (1.0 + np.exp(-heuristic(s, p) / scale))
