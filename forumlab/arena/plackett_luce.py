@@ -362,7 +362,10 @@ def _newton(design: _Design, weights: np.ndarray, prior_sd: float, start: np.nda
         step = np.linalg.solve(-h, g)
         decrement = float(g @ step)  # squared Newton decrement, >= 0 for a concave objective
         if decrement < tol:
-            return x, ll, f, it, True
+            # Take the final, tiny step too: near the optimum Newton converges quadratically.
+            x = x + step
+            ll = design.evaluate(x, weights, derivatives=False)
+            return x, ll, ll - 0.5 * prec * float(x @ x), it, True
         t = 1.0
         while t > 1e-10:
             x_new = x + t * step
