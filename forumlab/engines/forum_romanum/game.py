@@ -101,7 +101,7 @@ class ForumRomanum(Game):
         body = raw
         if ":" in raw:
             prefix, body = raw.split(":", 1)
-            if not prefix.isdigit() or int(prefix) >= self.colours:
+            if not (prefix.isascii() and prefix.isdigit()) or int(prefix) >= self.colours:
                 raise IllegalMoveError(f"malformed move {text!r}: bad colour {prefix!r}")
             colour = int(prefix)
         movable = self._movable_colours(array)
