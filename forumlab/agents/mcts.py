@@ -1,9 +1,10 @@
 """The MCTS agent: UCT / information-set MCTS over the generic numba kernels.
 
-Memory: each node costs ``8 * (10 + players)`` bytes (an int64 row of ten fields and
-one float64 reward sum per player), e.g. 104 bytes with 3 players. A node is added
+Memory: each node costs ``8 * (10 + 2 * players)`` bytes (an int64 row of ten fields,
+one float64 reward sum and one implicit-minimax value per player), e.g. 128 bytes
+with 3 players. A node is added
 per iteration at most, so 100,000 iterations use about 10 MB; ``max_nodes`` caps
-the table (default 2,000,000 nodes, about 210 MB at 3 players), after which the
+the table (default 2,000,000 nodes, about 260 MB at 3 players), after which the
 search keeps iterating without growing the tree.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 import numpy as np
 
 from ..core.errors import ForumlabError
+from ..core.dispatch import MAX_MOVES
 from ..search import mcts as kernel
 from ..search.rewards import REWARD_NAMES
 from .base import Agent, Param
@@ -20,6 +22,8 @@ from .spec import AgentSpecError
 
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
+_ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
+_ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC, "none": kernel.ROLLOUT_NONE}
 
 
 class MCTSAgent(Agent):
@@ -31,11 +35,13 @@ class MCTSAgent(Agent):
         "iterations": Param(1000, "iterations per move (when time is 0)"),
         "time": Param(0.0, "seconds per move; overrides iterations when > 0"),
         "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])"),
-        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply)"),
+        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) | none (heuristic at the leaf)"),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
-        "cutoff": Param(-1, "rollout plies before the heuristic scores the position (0 = to the end, -1 = game default)"),
-        "reward": Param("default", "win | rank | score | default (the game's choice)"),
+        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)"),
+        "reward": Param("win", "win | rank | score"),
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
+        "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
+        "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic"),
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
@@ -44,21 +50,23 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, **options):
         super().__init__(seed, **options)
+        self.given = set(options)
         o = self.options
         _check(isinstance(o["iterations"], int) and o["iterations"] >= 1, "iterations must be an integer >= 1")
         _check(isinstance(o["time"], (int, float)) and o["time"] >= 0, "time must be a number >= 0")
         _check(isinstance(o["c"], (int, float)) and o["c"] >= 0, "c must be a number >= 0")
-        _check(o["rollout"] in ("random", "heuristic"), "rollout must be random or heuristic")
+        _check(o["rollout"] in _ROLLOUTS, "rollout must be random, heuristic or none")
         _check(isinstance(o["epsilon"], (int, float)) and 0 <= o["epsilon"] <= 1, "epsilon must be in [0, 1]")
-        _check(isinstance(o["cutoff"], int) and o["cutoff"] >= -1, "cutoff must be an integer >= -1")
-        _check(o["reward"] == "default" or o["reward"] in REWARD_NAMES,
-               "reward must be win, rank, score or default")
+        _check(isinstance(o["cutoff"], int) and o["cutoff"] >= 0, "cutoff must be an integer >= 0")
+        _check(o["reward"] in REWARD_NAMES, "reward must be win, rank or score")
         _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
+        _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
+        _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0, "order_depth must be an integer >= 0")
         _check(isinstance(o["history"], (int, float)) and o["history"] >= 0, "history must be a number >= 0")
         _check(isinstance(o["reuse"], bool), "reuse must be true or false")
         _check(o["ismcts"] in ("auto", True, False), "ismcts must be auto, true or false")
         _check(isinstance(o["max_nodes"], int) and o["max_nodes"] >= 2, "max_nodes must be an integer >= 2")
-        self._tree = None  # (nodes, rewards, meta)
+        self._tree = None  # (nodes, rewards, meta, order pool)
         self._history = None  # per-player progressive-history table
         self._root_key = None  # (game config, seed, history) of the tree's root
         self.last_search: dict = {}
@@ -66,9 +74,10 @@ class MCTSAgent(Agent):
     # ---- tree management ---------------------------------------------------------
     def _allocate(self, capacity: int, players: int):
         nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
-        rewards = np.empty((capacity, players), dtype=np.float64)
+        rewards = np.empty((capacity, 2 * players), dtype=np.float64)
         meta = np.zeros(2, dtype=np.int64)
-        return nodes, rewards, meta
+        pool = np.empty((_ORDER_POOL_ROWS, MAX_MOVES), dtype=np.int64)
+        return nodes, rewards, meta, pool
 
     def _prepare_root(self, state, room: int):
         """Reset the tree at ``state``, or re-root the old tree there when possible."""
@@ -80,10 +89,10 @@ class MCTSAgent(Agent):
             history = state.history
             if old_key == key and history[: len(old_history)] == old_history:
                 path = np.array(history[len(old_history):], dtype=np.int64)
-                old_nodes, old_rewards, old_meta = self._tree
+                old_nodes, old_rewards, old_meta, old_pool = self._tree
                 capacity = min(int(old_meta[0]) + room + 1, self.options["max_nodes"])
                 new = self._allocate(capacity, players)
-                kept = kernel.reroot(old_nodes, old_rewards, old_meta, path, *new)
+                kept = kernel.reroot(old_nodes, old_rewards, old_meta, old_pool, path, *new)
                 self._tree = new
         if kept == 0:
             capacity = min(room + 1, self.options["max_nodes"])
@@ -95,24 +104,32 @@ class MCTSAgent(Agent):
 
     def _grow(self):
         """Double the node table (time budgets only), up to max_nodes."""
-        nodes, rewards, meta = self._tree
+        nodes, rewards, meta, pool = self._tree
         capacity = min(2 * nodes.shape[0], self.options["max_nodes"])
         if capacity <= nodes.shape[0]:
             return
-        new_nodes, new_rewards, _ = self._allocate(capacity, rewards.shape[1])
+        new_nodes, new_rewards, _, _ = self._allocate(capacity, rewards.shape[1] // 2)
         used = int(meta[0])
         new_nodes[:used] = nodes[:used]
         new_rewards[:used] = rewards[:used]
-        self._tree = (new_nodes, new_rewards, meta)
+        self._tree = (new_nodes, new_rewards, meta, pool)
 
     # ---- search --------------------------------------------------------------------
+    def settings_for(self, game) -> dict:
+        """Effective parameters in ``game``: those given in the spec, else the game's
+        tuned MCTS defaults (``Game.mcts_defaults``), else the generic defaults."""
+        tuned = {k: v for k, v in game.mcts_defaults.items() if k not in self.given}
+        return {**self.options, **tuned}
+
     def choose(self, state):
-        o = self.options
         game = state.game
+        o = self.settings_for(game)
         ismcts = (not game.perfect_information) if o["ismcts"] == "auto" else bool(o["ismcts"])
-        reward = REWARD_NAMES[game.default_reward if o["reward"] == "default" else o["reward"]]
-        cutoff = game.default_rollout_cutoff if o["cutoff"] == -1 else o["cutoff"]
-        rollout = kernel.ROLLOUT_RANDOM if o["rollout"] == "random" else kernel.ROLLOUT_HEURISTIC
+        reward = REWARD_NAMES[o["reward"]]
+        cutoff = o["cutoff"]
+        rollout = _ROLLOUTS[o["rollout"]]
+        imm = float(o["imm"])
+        order_depth = o["order_depth"]
         root = state.array.copy()
         observer = state.current_player
         time_budget = float(o["time"])
@@ -120,11 +137,11 @@ class MCTSAgent(Agent):
         kept = self._prepare_root(state, room)
 
         def run(n):
-            nodes, rewards, meta = self._tree
+            nodes, rewards, meta, pool = self._tree
             return kernel.run_iterations(
-                root, n, nodes, rewards, meta, self._history, self.rng, float(o["c"]), ismcts,
-                observer, rollout, float(o["epsilon"]), cutoff, reward, float(o["hscale"]),
-                float(o["history"]),
+                root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
+                ismcts, observer, rollout, float(o["epsilon"]), cutoff, reward,
+                float(o["hscale"]), float(o["history"]), imm, order_depth,
             )
 
         started = time.perf_counter()
@@ -135,13 +152,13 @@ class MCTSAgent(Agent):
                 iterations += run(_TIME_CHUNK)
                 if time.perf_counter() >= deadline:
                     break
-                nodes, _, meta = self._tree
+                nodes, _, meta, _ = self._tree
                 if meta[0] + _TIME_CHUNK >= nodes.shape[0]:
                     self._grow()
         else:
             iterations = run(o["iterations"])
-        move = self._best_root_move(state, ismcts)
-        nodes, rewards, meta = self._tree
+        move = self._best_root_move(state)
+        nodes, rewards, meta, _ = self._tree
         self.last_search = {
             "iterations": iterations,
             "seconds": time.perf_counter() - started,
@@ -151,8 +168,8 @@ class MCTSAgent(Agent):
         self._root_key = ((game.name, repr(game.config), state.seed), list(state.history))
         return move
 
-    def _best_root_move(self, state, ismcts: bool) -> int:
-        nodes, rewards, _ = self._tree
+    def _best_root_move(self, state) -> int:
+        nodes, rewards, _, _ = self._tree
         cap = 4096
         moves = np.empty(cap, dtype=np.int64)
         visits = np.empty(cap, dtype=np.int64)

@@ -61,9 +61,8 @@ class Game(ABC):
     max_players: ClassVar[int]
     perfect_information: ClassVar[bool] = True
     kernels: ClassVar[Kernels]
-    # Search defaults that suit the game (agents may override them):
-    default_reward: ClassVar[str] = "win"  # MCTS reward: win | rank | score
-    default_rollout_cutoff: ClassVar[int] = 0  # MCTS rollout plies before the heuristic (0 = to the end)
+    # MCTS parameters tuned for this game; a spec's explicit values override them.
+    mcts_defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, players: int):
         if not isinstance(players, int) or isinstance(players, bool):

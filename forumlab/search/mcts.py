@@ -14,6 +14,12 @@ One implementation covers:
 - Rollouts: uniformly random (the engines' random_move fast path) or epsilon-greedy
   on the one-ply heuristic, with an optional cut-off after which the position is
   scored by the heuristic.
+- Implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant 2014): every new
+  node is scored by the heuristic, each node keeps the max^n backup of those scores,
+  and selection mixes ``(1 - alpha) * mean reward + alpha * minimax value``.
+- Heuristic move ordering near the root: nodes shallower than ``order_depth``
+  expand their children best-first by the one-ply heuristic (the order is kept in a
+  small pool, so the cost is bounded however long the search runs).
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
@@ -33,6 +39,7 @@ from ..core.dispatch import (
     apply_move,
     current_player,
     determinize,
+    heuristic,
     is_terminal,
     legal_moves,
     num_players,
@@ -44,6 +51,7 @@ from .rewards import heuristic_rewards, terminal_rewards
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
+ROLLOUT_NONE = 2  # score the new leaf by the heuristic at once
 
 # Node fields (columns of the int64 node table).
 F_MOVE = 0  # move that leads here from the parent
@@ -78,6 +86,7 @@ def reset_tree(nodes, meta):
     nodes[0, F_MOVER] = -1
     nodes[0, F_PERM] = 0
     meta[0] = 1  # nodes in use
+    meta[1] = 0  # rows of the move-ordering pool in use
 
 
 @njit(cache=True, inline="always")
@@ -117,15 +126,52 @@ def _rollout_move(s, rng, policy, epsilon):
 
 
 @njit(cache=True)
-def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, observer,
-                   rollout, epsilon, cutoff, reward_kind, hscale, history_weight):
+def _order_moves(s, buf, n, mover, out):
+    """Write buf[:n] to out sorted by the mover's one-ply heuristic, best first."""
+    values = np.empty(n, dtype=np.float64)
+    child = s.copy()
+    for i in range(n):
+        child[:] = s
+        apply_move(child, buf[i])
+        values[i] = -heuristic(child, mover)
+    order = np.argsort(values, kind="mergesort")
+    for i in range(n):
+        out[i] = buf[order[i]]
+
+
+@njit(cache=True)
+def _evaluate(s, reward_kind, hscale, out):
+    if is_terminal(s):
+        terminal_rewards(s, reward_kind, out)
+    else:
+        heuristic_rewards(s, hscale, out)
+
+
+@njit(cache=True)
+def _backup_implicit_minimax(nodes, rewards, node, n_players):
+    """Set node's minimax value vector to that of its best child for the mover there."""
+    ch = nodes[node, F_CHILD]
+    mover = nodes[ch, F_MOVER]
+    best = ch
+    while ch != -1:
+        if rewards[ch, n_players + mover] > rewards[best, n_players + mover]:
+            best = ch
+        ch = nodes[ch, F_SIBLING]
+    for p in range(n_players):
+        rewards[node, n_players + p] = rewards[best, n_players + p]
+
+
+@njit(cache=True)
+def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
+                   observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
+                   imm_alpha, order_depth):
     """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
     table is full, iterations still run (selection + rollout) but add no nodes.
     """
     capacity = nodes.shape[0]
-    n_players = num_players(root)
+    n_players = num_players(root)  # rewards holds n_players sums, then n_players minimax values
     s = root.copy()
     buf = np.empty(MAX_MOVES, dtype=np.int64)
     matched = np.zeros(MAX_MOVES, dtype=np.bool_)
@@ -133,31 +179,46 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
     trace_player = np.empty(_MAX_TRACE, dtype=np.int64)
     trace_move = np.empty(_MAX_TRACE, dtype=np.int64)
     use_history = history_weight > 0.0
+    use_imm = imm_alpha > 0.0
+    leaf_value = np.zeros(n_players, dtype=np.float64)
     for _ in range(n_iter):
         s[:] = root
         if ismcts:
             determinize(s, observer, rng)
         node = 0
+        depth = 0
         n_trace = 0
+        expanded = False
         # ---- selection and expansion -------------------------------------------
         while not is_terminal(s):
             mover = current_player(s)
             if not ismcts:
                 if nodes[node, F_NLEGAL] < 0:
                     nodes[node, F_NLEGAL] = legal_moves(s, buf)
-                    # Offset and stride of the untried-move permutation, packed.
-                    nodes[node, F_PERM] = (
-                        rand_below(rng, nodes[node, F_NLEGAL]) * 16
-                        + rand_below(rng, _STRIDE_PRIMES.shape[0])
-                    )
+                    if depth < order_depth and meta[1] < order_pool.shape[0]:
+                        # Near the root, expand children best-first by the one-ply
+                        # heuristic so refutations are found within a few visits.
+                        _order_moves(s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
+                        nodes[node, F_PERM] = -1 - meta[1]
+                        meta[1] += 1
+                    else:
+                        # Offset and stride of the untried-move permutation, packed.
+                        nodes[node, F_PERM] = (
+                            rand_below(rng, nodes[node, F_NLEGAL]) * 16
+                            + rand_below(rng, _STRIDE_PRIMES.shape[0])
+                        )
                 k = nodes[node, F_NCHILD]
                 n = nodes[node, F_NLEGAL]
                 if k < n and meta[0] < capacity:
-                    legal_moves(s, buf)
                     perm = nodes[node, F_PERM]
-                    move = buf[(perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n]
+                    if perm < 0:
+                        move = order_pool[-1 - perm, k]
+                    else:
+                        legal_moves(s, buf)
+                        move = buf[(perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n]
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     apply_move(s, move)
+                    expanded = True
                     if use_history and n_trace < _MAX_TRACE:
                         trace_player[n_trace] = mover
                         trace_move[n_trace] = move
@@ -172,7 +233,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
                 while ch != -1:
                     v = nodes[ch, F_VISITS]
                     q = rewards[ch, mover] / v
-                    val = q + c * np.sqrt(log_n / v)
+                    val = (1.0 - imm_alpha) * q + imm_alpha * rewards[ch, n_players + mover]
+                    val += c * np.sqrt(log_n / v)
                     if use_history:
                         val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
                     if val > best_v:
@@ -206,6 +268,7 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     nodes[node, F_AVAIL] = 1
                     apply_move(s, move)
+                    expanded = True
                     if use_history and n_trace < _MAX_TRACE:
                         trace_player[n_trace] = mover
                         trace_move[n_trace] = move
@@ -219,7 +282,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
                     if i < n and sorted_moves[i] == nodes[ch, F_MOVE]:
                         v = nodes[ch, F_VISITS]
                         q = rewards[ch, mover] / v
-                        val = q + c * np.sqrt(np.log(nodes[ch, F_AVAIL]) / v)
+                        val = (1.0 - imm_alpha) * q + imm_alpha * rewards[ch, n_players + mover]
+                        val += c * np.sqrt(np.log(nodes[ch, F_AVAIL]) / v)
                         if use_history:
                             val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
                         if val > best_v:
@@ -229,14 +293,19 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
                 if best < 0:
                     break
             node = best
+            depth += 1
             apply_move(s, nodes[node, F_MOVE])
             if use_history and n_trace < _MAX_TRACE:
                 trace_player[n_trace] = mover
                 trace_move[n_trace] = nodes[node, F_MOVE]
                 n_trace += 1
+        if use_imm and expanded:
+            _evaluate(s, reward_kind, hscale, leaf_value)
+            for p in range(n_players):
+                rewards[node, n_players + p] = leaf_value[p]
         # ---- rollout ------------------------------------------------------------
-        depth = 0
-        while not is_terminal(s) and (cutoff <= 0 or depth < cutoff):
+        plies = 0
+        while rollout != ROLLOUT_NONE and not is_terminal(s) and (cutoff <= 0 or plies < cutoff):
             mover = current_player(s)
             move = _rollout_move(s, rng, rollout, epsilon)
             apply_move(s, move)
@@ -244,16 +313,15 @@ def run_iterations(root, n_iter, nodes, rewards, meta, history, rng, c, ismcts, 
                 trace_player[n_trace] = mover
                 trace_move[n_trace] = move
                 n_trace += 1
-            depth += 1
-        if is_terminal(s):
-            terminal_rewards(s, reward_kind, reward)
-        else:
-            heuristic_rewards(s, hscale, reward)
+            plies += 1
+        _evaluate(s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------
         while node != -1:
             nodes[node, F_VISITS] += 1
             for p in range(n_players):
                 rewards[node, p] += reward[p]
+            if use_imm and nodes[node, F_CHILD] != -1:
+                _backup_implicit_minimax(nodes, rewards, node, n_players)
             node = nodes[node, F_PARENT]
         if use_history:
             for t in range(n_trace):
@@ -279,8 +347,10 @@ def root_children(nodes, rewards, out_moves, out_visits, out_means):
 
 
 @njit(cache=True)
-def reroot(nodes, rewards, meta, path, new_nodes, new_rewards, new_meta):
+def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, new_pool):
     """Follow ``path`` (moves) from the root; copy that subtree into the new arrays.
+
+    Move orders of kept nodes are copied to the front of ``new_pool``.
 
     Returns the number of nodes kept (0 if the path left the tree or the subtree
     does not fit, in which case the new tree is reset to a lone root).
@@ -300,6 +370,7 @@ def reroot(nodes, rewards, meta, path, new_nodes, new_rewards, new_meta):
     new_index = np.empty(meta[0], dtype=np.int64)
     queue[0] = node
     new_index[0] = 0
+    new_meta[1] = 0
     head = 0
     tail = 1
     while head < tail:
@@ -313,6 +384,14 @@ def reroot(nodes, rewards, meta, path, new_nodes, new_rewards, new_meta):
         new_nodes[new, F_PARENT] = parent
         new_nodes[new, F_SIBLING] = sibling
         new_nodes[new, F_CHILD] = -1
+        if nodes[old, F_PERM] < 0:
+            if new_meta[1] < new_pool.shape[0]:
+                new_pool[new_meta[1], :] = pool[-1 - nodes[old, F_PERM], :]
+                new_nodes[new, F_PERM] = -1 - new_meta[1]
+                new_meta[1] += 1
+            else:  # no room: forget the order, keep the expanded children as they are
+                new_nodes[new, F_NLEGAL] = new_nodes[new, F_NCHILD]
+                new_nodes[new, F_PERM] = 0
         # Children are appended in reverse sibling order so prepending keeps the order.
         n_kids = 0
         ch = nodes[old, F_CHILD]

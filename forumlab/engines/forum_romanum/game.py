@@ -57,6 +57,10 @@ class ForumRomanum(Game):
     name = "forum-romanum"
     min_players = 2
     max_players = 6
+    # Random playouts are nearly pure noise here (random games run to the turn cap),
+    # so MCTS scores new leaves with the heuristic and expands the top two plies
+    # best-first; c and hscale were tuned against greedy (benchmarks/strength.py).
+    mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3}
     kernels = Kernels(
         current_player=K.current_player,
         legal_moves=K.legal_moves,

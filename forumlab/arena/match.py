@@ -1,0 +1,45 @@
+"""Play one game between agents (used by the CLI, benchmarks and the arena)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..agents.base import Agent
+from ..core.game import Game, State
+
+
+@dataclass
+class MatchResult:
+    """A finished (or aborted) game: the final state, result and per-seat move times."""
+
+    state: State
+    result: dict[str, Any]
+    move_seconds: list[float] = field(default_factory=list)  # summed per seat
+    moves_made: list[int] = field(default_factory=list)  # per seat
+
+
+def play_match(game: Game, agents: list[Agent], seed: int,
+               on_move: Callable[[State, int, int], None] | None = None) -> MatchResult:
+    """Play ``agents`` (one per seat) from a fresh ``game`` with ``seed`` to the end.
+
+    Each agent gets its own copy of the state (a determinized one in hidden-information
+    games), so nothing an agent does to it can touch the real game. ``on_move(state,
+    seat, move)`` is called after every move, e.g. to print the board.
+    """
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for {game.players} players")
+    state = game.new_state(seed)
+    seconds = [0.0] * game.players
+    counts = [0] * game.players
+    while not state.is_terminal:
+        seat = state.current_player
+        view = state.copy()
+        t0 = time.perf_counter()
+        move = agents[seat].act(view)
+        seconds[seat] += time.perf_counter() - t0
+        counts[seat] += 1
+        state.play(move)
+        if on_move is not None:
+            on_move(state, seat, move)
+    return MatchResult(state, state.result(), seconds, counts)
