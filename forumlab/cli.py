@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -69,6 +70,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     from .core.registry import create_game
     from .core.record import Record
 
+    if record_path and not Path(record_path).resolve().parent.is_dir():
+        raise ForumlabError(f"cannot write record {record_path}: its directory does not exist")
     config = _parse_options(options)
     if players is not None:
         config["players"] = players
@@ -90,12 +93,12 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
             click.echo(state.render())
     result = state.result()
     result["agents"] = specs
-    if record_path:
-        Record.from_state(state).save(record_path)
     if as_json:
         click.echo(json.dumps(result))
     else:
         _print_result(result)
+    if record_path:  # after printing, so a bad path cannot cost the user the result
+        Record.from_state(state).save(record_path)
 
 
 def _print_result(result: dict) -> None:

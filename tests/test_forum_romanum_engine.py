@@ -577,12 +577,6 @@ def test_good_configs():
             assert ForumRomanum.from_config(game.config).config == game.config
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: max_rounds is not bounded; max_rounds * players overflows int64 in "
-    "kernels.apply_move's cap test (2**62 * 3 wraps negative -> truncated after ply 1)",
-)
 def test_huge_max_rounds_is_rejected_or_behaves_as_a_huge_cap():
     try:
         state = new_state(3, max_rounds=2**62)
@@ -592,12 +586,6 @@ def test_huge_max_rounds_is_rejected_or_behaves_as_a_huge_cap():
     assert not state.is_terminal
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="BUG: seeds or max_rounds outside int64 raise OverflowError from the numba "
-    "new_state kernel instead of ConfigError",
-)
 @pytest.mark.parametrize("make", [lambda: new_state(3, seed=2**64), lambda: new_state(3, max_rounds=2**63)])
 def test_out_of_range_integers_raise_config_error(make):
     with pytest.raises(ConfigError):

@@ -379,25 +379,12 @@ def test_play_bad_options(extra, fragment):
     assert_bad_input(run("play", "forum-romanum", "-p", "3", *extra), fragment)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: Record.save (forumlab/core/record.py) lets OSError escape, so "
-    "'play --record' into a missing directory dies with a FileNotFoundError traceback "
-    "(exit 1) instead of a one-line error with exit 2",
-)
 def test_play_record_into_missing_directory_is_a_clean_error(tmp_path):
     result = run("play", "forum-romanum", "-p", "3", "-o", "max_rounds=1",
                  "--record", tmp_path / "no" / "such" / "dir" / "g.json")
     assert_bad_input(result, "g.json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: a seed outside int64 reaches the numba new_state kernel and raises "
-    "OverflowError (traceback, exit 1) instead of a one-line error with exit 2",
-)
 @pytest.mark.parametrize("where", ["play", "record"])
 def test_seed_out_of_int64_range_is_a_clean_error(tmp_path, where):
     if where == "play":

@@ -121,6 +121,10 @@ class Game(ABC):
     # ---- convenience ---------------------------------------------------------------
     def new_state(self, seed: int = 0) -> "State":
         """A fresh game from a seed (the seed drives every chance event)."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
+        if not -(2**63) <= int(seed) < 2**63:
+            raise ConfigError(f"seed {seed} does not fit in 64 bits (-2**63 .. 2**63-1)")
         return State(self, self.initial_array(int(seed)), int(seed))
 
     def __repr__(self) -> str:

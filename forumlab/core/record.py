@@ -82,8 +82,11 @@ class Record:
         """Write the record as pretty JSON (written whole, then renamed into place)."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+            tmp.replace(path)
+        except OSError as exc:
+            raise RecordError(f"cannot write record {path}: {exc.strerror}") from None
 
 
 def load_record(path: str | Path) -> Record:
@@ -103,9 +106,9 @@ def replay(record: Record) -> State:
     """Replay a record through the engine; RecordError names the first bad ply."""
     try:
         game = create_game(record.game, record.config)
+        state = game.new_state(record.seed)
     except ForumlabError as exc:
         raise RecordError(str(exc)) from None
-    state = game.new_state(record.seed)
     for ply, text in enumerate(record.moves, start=1):
         if state.is_terminal:
             raise RecordError(f"ply {ply}: move {text!r} after the end of the game")

@@ -49,6 +49,8 @@ from .layout import (
 )
 
 _COLOUR_SYMBOLS = "ABCDEF"
+# Keeps max_rounds * players far inside int64 in the kernels' cap test.
+MAX_ROUNDS_LIMIT = 10**9
 
 
 class ForumRomanum(Game):
@@ -75,8 +77,11 @@ class ForumRomanum(Game):
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
         super().__init__(players)
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
-            raise ConfigError(f"max_rounds must be an integer >= 0 (0 = no cap), not {max_rounds!r}")
+        if (not isinstance(max_rounds, int) or isinstance(max_rounds, bool)
+                or not 0 <= max_rounds <= MAX_ROUNDS_LIMIT):
+            raise ConfigError(
+                f"max_rounds must be an integer from 0 (no cap) to {MAX_ROUNDS_LIMIT}, not {max_rounds!r}"
+            )
         self.max_rounds = max_rounds
 
     @property
