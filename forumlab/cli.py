@@ -54,6 +54,26 @@ def games():
 
 
 @main.command()
+def agents():
+    """List the agents with their parameters and defaults."""
+    from .agents.registry import agent_class, agent_names
+
+    for name in agent_names():
+        cls = agent_class(name)
+        click.echo(f"{name}: {cls.description}")
+        for key, param in cls.params.items():
+            click.echo(f"    {key + '=' + repr(param.default):<24} {param.help}")
+    from .core.registry import game_names, get_game_class
+
+    for game in game_names():
+        tuned = get_game_class(game).mcts_defaults
+        if tuned:
+            pairs = ", ".join(f"{k}={v!r}" for k, v in tuned.items())
+            click.echo(f"\nmcts defaults tuned for {game} (explicit values win): {pairs}")
+    click.echo("\nEvery agent also takes seed=N. Third-party agents: 'package.module:Class(k=v)'.")
+
+
+@main.command()
 @click.argument("game")
 @click.option("--players", "-p", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seed.")
