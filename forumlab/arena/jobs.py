@@ -1,0 +1,92 @@
+"""The unit of tournament work: one planned game (GameJob) and its result (GameOutcome).
+
+Both are plain, picklable data so that any executor (local processes, a Dask
+cluster) can ship them, and the store can write them as JSON.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Why a game ended.
+END_RULES = "end"  # the rules ended it
+END_CAP = "cap"  # the turn cap (truncated)
+END_KILLED = "killed"  # the worker was killed by the hard limit (a hung agent)
+
+# Fault kinds recorded against a seat.
+FAULT_EXCEPTION = "exception"  # act() raised
+FAULT_ILLEGAL = "illegal"  # act() returned a move that is not legal
+FAULT_TIMEOUT = "timeout"  # act() returned, but later than its time limit allows
+FAULT_HANG = "hang"  # act() was interrupted, or its worker killed, at the hard limit
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One planned game of a tournament."""
+
+    key: str  # unique within the tournament, e.g. "L0003-G01-R2"
+    group: str  # seat-rotation group: same lineup and game seed, e.g. "L0003-G01"
+    lineup: int  # index of the lineup (multiset of agents) in the schedule
+    rotation: int  # which seat rotation of the lineup this is
+    game: str  # registry name
+    config: dict[str, Any]  # game config (players, ...)
+    seed: int  # game seed, shared by the whole rotation group
+    labels: tuple[str, ...]  # agent label per seat
+    specs: tuple[str, ...]  # agent spec per seat
+    agent_seeds: tuple[int, ...]  # per seat
+    move_time: float = 0.0  # per-move time limit for the fault policy (0 = none)
+    hard_limit: float = 60.0  # seconds a single move may take before it is cut off
+    fault_policy: str = "random"  # what a faulty seat does afterwards (see runner)
+
+
+@dataclass
+class Fault:
+    """Something an agent did wrong."""
+
+    seat: int
+    ply: int  # 1-based ply at which it happened
+    kind: str  # FAULT_* above
+    message: str
+
+
+@dataclass
+class GameOutcome:
+    """A finished game as the store records it."""
+
+    key: str
+    group: str
+    lineup: int
+    rotation: int
+    seed: int
+    labels: tuple[str, ...]
+    specs: tuple[str, ...]
+    agent_seeds: tuple[int, ...]
+    moves: list[str]  # notation, replayable with the game record format
+    scores: list[float]
+    ranks: list[int]  # shared competition ranks after the fault policy
+    plies: int
+    termination: str  # END_*
+    faults: list[Fault] = field(default_factory=list)
+    move_seconds: list[float] = field(default_factory=list)  # per seat, summed
+    moves_made: list[int] = field(default_factory=list)  # per seat
+    started: float = 0.0  # unix time
+    finished: float = 0.0
+    host: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-ready dict."""
+        data = asdict(self)
+        data["labels"] = list(self.labels)
+        data["specs"] = list(self.specs)
+        data["agent_seeds"] = list(self.agent_seeds)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "GameOutcome":
+        """Inverse of to_json."""
+        data = dict(data)
+        data["labels"] = tuple(data["labels"])
+        data["specs"] = tuple(data["specs"])
+        data["agent_seeds"] = tuple(data["agent_seeds"])
+        data["faults"] = [Fault(**f) for f in data.get("faults", [])]
+        return cls(**data)
