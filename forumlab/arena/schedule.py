@@ -1,0 +1,73 @@
+"""Which games a tournament plays: lineups, seat-rotation groups, seeds."""
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement, permutations
+
+from ..core.rng import derive_seed
+from .definition import PoolEntry, TournamentDefinition
+from .jobs import GameJob
+
+
+def lineups(d: TournamentDefinition) -> list[tuple[PoolEntry, ...]]:
+    """The multisets of agents that meet, each as a tuple in pool order.
+
+    Round robin: every combination of N agents of the pool (N = seats). With fewer
+    agents than seats, agents fill several seats: every multiset of size N that uses
+    each agent of the pool at least once. Gauntlet: the candidate plus every such
+    combination of N-1 opponents.
+    """
+    n = d.players
+    pool = list(d.agents)
+    if d.format == "gauntlet":
+        candidate = next(a for a in pool if a.label == d.candidate)
+        others = [a for a in pool if a.label != d.candidate]
+        return [(candidate, *rest) for rest in _fill(others, n - 1)]
+    return _fill(pool, n)
+
+
+def _fill(pool: list[PoolEntry], n: int) -> list[tuple[PoolEntry, ...]]:
+    if len(pool) >= n:
+        return list(combinations(pool, n))
+    return [c for c in combinations_with_replacement(pool, n) if set(c) == set(pool)]
+
+
+def seat_orders(lineup: tuple[PoolEntry, ...], rotations: str) -> list[tuple[PoolEntry, ...]]:
+    """Seat assignments of one rotation group: every cyclic rotation, or every distinct
+    permutation. Both put each agent in each seat equally often."""
+    if rotations == "all":
+        seen, orders = set(), []
+        for perm in permutations(lineup):
+            key = tuple(a.label for a in perm)
+            if key not in seen:
+                seen.add(key)
+                orders.append(perm)
+        return orders
+    n = len(lineup)
+    return [tuple(lineup[(i + r) % n] for i in range(n)) for r in range(n)]
+
+
+def plan(d: TournamentDefinition) -> list[GameJob]:
+    """Every game of the tournament, in a stable order with stable keys and seeds."""
+    jobs = []
+    for li, lineup in enumerate(lineups(d)):
+        for g in range(d.games_per_lineup):
+            group = f"L{li:04d}-G{g:03d}"
+            game_seed = derive_seed(d.seed, "game", li, g)
+            for r, seats in enumerate(seat_orders(lineup, d.rotations)):
+                key = f"{group}-R{r:02d}"
+                jobs.append(GameJob(
+                    key=key,
+                    group=group,
+                    lineup=li,
+                    rotation=r,
+                    game=d.game,
+                    config=dict(d.config),
+                    seed=game_seed,
+                    labels=tuple(a.label for a in seats),
+                    specs=tuple(a.spec for a in seats),
+                    agent_seeds=tuple(derive_seed(d.seed, "agent", key, s) for s in range(len(seats))),
+                    move_time=float(d.move_time),
+                    hard_limit=float(d.hard_limit),
+                    fault_policy=d.fault_policy,
+                ))
+    return jobs
