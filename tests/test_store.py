@@ -1,0 +1,498 @@
+"""Tests of the tournament results store (SQLite) and its JSONL/CSV export."""
+
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from forumlab.arena.export import CSV_COLUMNS, export_csv, export_jsonl
+from forumlab.arena.jobs import END_CAP, END_RULES, FAULT_ILLEGAL, FAULT_TIMEOUT, Fault, GameOutcome
+from forumlab.arena.store import APPLICATION_ID, ResultStore, StoreError
+from forumlab.core.errors import ForumlabError
+
+DEFINITION = {
+    "game": "forum-romanum",
+    "config": {"players": 3},
+    "agents": [{"label": "random", "spec": "random"}, {"label": "greedy", "spec": "greedy"}],
+    "format": "round-robin",
+    "seed": 1,
+    "move_time": 0.0,
+}
+VERSIONS = {"forumlab": "0.1.0", "python": "3.11", "numba": "0.59"}
+
+
+def make_outcome(i: int) -> GameOutcome:
+    """A deterministic, varied outcome (faults on every third game)."""
+    faults = []
+    if i % 3 == 0:
+        faults = [Fault(seat=i % 3, ply=2, kind=FAULT_ILLEGAL, message=f"illegal move 'x{i}'"),
+                  Fault(seat=1, ply=5, kind=FAULT_TIMEOUT, message="took 1.25 s > 1 s")]
+    return GameOutcome(
+        key=f"L{i // 6:04d}-G{i // 3 % 2:03d}-R{i % 3:02d}",
+        group=f"L{i // 6:04d}-G{i // 3 % 2:03d}",
+        lineup=i // 6,
+        rotation=i % 3,
+        seed=(2**62 + 12345 * i) % 2**63,
+        labels=("random", "greedy", "mcts 1k"),
+        specs=("random", "greedy", "mcts(iterations=1000, c=1.4)"),
+        agent_seeds=(i, 2**63 - 1 - i, 7),
+        moves=[f"m{i}-{k}" for k in range(i % 7 + 1)],
+        scores=[float(i), 0.1 * i, -1.5],
+        ranks=[1, 2, 2] if i % 2 else [3, 1, 2],
+        plies=i % 7 + 1,
+        termination=END_CAP if i % 5 == 4 else END_RULES,
+        faults=faults,
+        move_seconds=[0.001 * i, 1 / 3, 2.5],
+        moves_made=[i % 7 + 1, 0, 1],
+        started=1_700_000_000.0 + i,
+        finished=1_700_000_000.5 + i,
+        host=f"worker-{i % 2}",
+    )
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """The bytes of a database file and of its WAL, if any (an empty WAL holds nothing: a
+    read-only SQLite connection may create one, and the -shm index, beside the file)."""
+    files = {}
+    for p in (path, Path(f"{path}-wal")):
+        if p.is_file() and (p == path or p.stat().st_size):
+            files[p.name] = p.read_bytes()
+    return files
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "results.db"
+
+
+def filled(db: Path, n: int) -> Path:
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        for i in range(n):
+            store.record(make_outcome(i))
+    return db
+
+
+# ---------------------------------------------------------------- round trip
+
+
+def test_round_trip_in_insertion_order_with_faults(db):
+    outcomes = [make_outcome(i) for i in (5, 0, 3, 1, 2, 4)]
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        assert len(store) == 0 and store.done_keys() == set()
+        for o in outcomes:
+            store.record(o)
+        assert store.outcomes() == outcomes
+    with ResultStore.open(db, readonly=True) as store:
+        assert store.outcomes() == outcomes
+        assert len(store) == 6
+        assert store.done_keys() == {o.key for o in outcomes}
+        assert outcomes[0].key in store and "nope" not in store
+        assert store.definition == DEFINITION
+        assert store.versions == VERSIONS
+        got = store.outcomes()[1]
+        assert got.faults == make_outcome(0).faults and isinstance(got.faults[0], Fault)
+        assert isinstance(got.labels, tuple) and isinstance(got.agent_seeds, tuple)
+        assert got.move_seconds[1] == 1 / 3  # floats round-trip exactly
+        assert got.seed == make_outcome(0).seed and got.agent_seeds[1] == 2**63 - 1
+
+
+def test_schema_columns_and_file_marks(db):
+    filled(db, 4)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        rows = conn.execute("SELECT key, grp, fault_count, faults, scores FROM games ORDER BY seq").fetchall()
+        assert [r[0] for r in rows] == [make_outcome(i).key for i in range(4)]
+        assert [r[2] for r in rows] == [2, 0, 0, 2]
+        assert json.loads(rows[0][3])[0] == {"seat": 0, "ply": 2, "kind": "illegal",
+                                             "message": "illegal move 'x0'"}
+        assert json.loads(rows[1][4]) == [1.0, 0.1, -1.5]
+    finally:
+        conn.close()
+
+
+def test_numpy_values_are_stored_as_plain_numbers(db):
+    o = make_outcome(1)
+    o.scores = list(np.array([3.0, 1.0, 2.0]))
+    o.ranks = list(np.array([1, 3, 2]))
+    o.seed = np.int64(42)
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        store.record(o)
+        got = store.outcomes()[0]
+    assert got.scores == [3.0, 1.0, 2.0] and got.ranks == [1, 3, 2] and got.seed == 42
+
+
+def test_non_finite_number_is_refused_and_nothing_recorded(db):
+    o = make_outcome(1)
+    o.scores = [float("nan"), 1.0, 2.0]
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        with pytest.raises(StoreError, match=o.key):
+            store.record(o)
+        assert len(store) == 0
+
+
+# ---------------------------------------------------------------- append-only
+
+
+def test_duplicate_key_is_refused_and_stored_row_kept(db):
+    first = make_outcome(2)
+    other = make_outcome(3)
+    other.key = first.key
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        store.record(first)
+        with pytest.raises(StoreError, match="already recorded.*append-only"):
+            store.record(other)
+        with pytest.raises(StoreError, match="already recorded"):
+            store.record(first)
+        assert store.outcomes() == [first]
+        store.record(make_outcome(4))  # the store is still usable
+        assert len(store) == 2
+
+
+def test_file_itself_refuses_updates_and_deletes(db):
+    filled(db, 2)
+    conn = sqlite3.connect(db)
+    try:
+        for sql in ("UPDATE games SET scores = '[0,0,0]'", "DELETE FROM games",
+                    "UPDATE tournament SET definition = '{}'", "DELETE FROM meta"):
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                conn.execute(sql)
+    finally:
+        conn.close()
+    with ResultStore.open(db) as store:
+        assert store.outcomes() == [make_outcome(0), make_outcome(1)]
+
+
+def test_read_only_and_closed_stores_refuse_records(db):
+    filled(db, 1)
+    with ResultStore.open(db, readonly=True) as store:
+        with pytest.raises(StoreError, match="read-only"):
+            store.record(make_outcome(1))
+    store = ResultStore.open(db)
+    store.close()
+    store.close()  # idempotent
+    with pytest.raises(StoreError, match="closed"):
+        store.record(make_outcome(1))
+    with pytest.raises(StoreError, match="closed"):
+        len(store)
+
+
+# ---------------------------------------------------------------- resume / identity
+
+
+def test_create_twice_with_same_definition_is_a_resume(db):
+    filled(db, 3)
+    reordered = json.loads(json.dumps(DEFINITION))
+    reordered = dict(reversed(list(reordered.items())))  # key order does not matter
+    with ResultStore.create(db, reordered, {**VERSIONS, "forumlab": "0.2.0"}) as store:
+        assert store.done_keys() == {make_outcome(i).key for i in range(3)}
+        assert store.versions == VERSIONS  # creation versions are kept
+        store.record(make_outcome(3))
+        sessions = store.sessions()
+    assert [s["versions"]["forumlab"] for s in sessions] == ["0.1.0", "0.2.0"]
+    with ResultStore.open(db) as store:
+        assert store.outcomes() == [make_outcome(i) for i in range(4)]
+        records = list(store.iter_records())
+        assert [r[1]["versions"]["forumlab"] for r in records] == ["0.1.0"] * 3 + ["0.2.0"]
+
+
+def test_different_definition_is_refused_and_file_unchanged(db):
+    filled(db, 3)
+    before = snapshot(db)
+    other = {**DEFINITION, "seed": 2, "agents": DEFINITION["agents"][:1]}
+    with pytest.raises(StoreError) as info:
+        ResultStore.create(db, other, VERSIONS)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{db} holds tournament ") and "not this one" in message
+    assert "agents, seed" in message  # names what differs
+    assert snapshot(db) == before
+    with ResultStore.open(db) as store:  # and it is not left locked
+        assert len(store) == 3
+
+
+def test_tournament_definition_object_is_accepted(db):
+    class Definition:
+        def to_json(self):
+            return dict(DEFINITION)
+
+    with ResultStore.create(db, Definition(), VERSIONS) as store:
+        assert store.definition == DEFINITION
+
+
+# ---------------------------------------------------------------- bad files
+
+
+def _garbled(path: Path) -> None:
+    filled(path, 60)
+    data = bytearray(path.read_bytes())
+    assert len(data) > 4 * 4096
+    data[2 * 4096:3 * 4096] = os.urandom(4096)  # trash a b-tree page, keep the header
+    path.write_bytes(bytes(data))
+
+
+def _truncated(path: Path) -> None:
+    filled(path, 60)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2 + 100])
+
+
+def _foreign(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE games (key TEXT, score REAL)")
+    conn.execute("INSERT INTO games VALUES ('a', 1.0)")
+    conn.commit()
+    conn.close()
+
+
+def _foreign_with_our_id(path: Path) -> None:  # right magic number, wrong contents
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    conn.commit()
+    conn.close()
+
+
+BAD_FILES = {
+    "random bytes": lambda p: p.write_bytes(os.urandom(8192)),
+    "empty file": lambda p: p.write_bytes(b""),
+    "text file": lambda p: p.write_text("key,score\na,1\n"),
+    "truncated": _truncated,
+    "garbled": _garbled,
+    "foreign sqlite": _foreign,
+    "foreign sqlite, our id": _foreign_with_our_id,
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+@pytest.mark.parametrize("how", ["create", "open", "open-readonly"])
+def test_bad_file_is_refused_and_unchanged(tmp_path, kind, how):
+    path = tmp_path / "bad.db"
+    BAD_FILES[kind](path)
+    before = snapshot(path)
+    with pytest.raises(StoreError) as info:
+        if how == "create":
+            ResultStore.create(path, DEFINITION, VERSIONS)
+        else:
+            ResultStore.open(path, readonly=how == "open-readonly")
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message
+    assert "forumlab results file" in message
+    assert isinstance(info.value, ForumlabError)
+    assert snapshot(path) == before
+    assert not Path(f"{path}-lock").exists()
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        ResultStore.open(tmp_path / "missing.db")
+    assert not (tmp_path / "missing.db").exists()
+    with pytest.raises(StoreError, match="is a directory"):
+        ResultStore.open(tmp_path)
+    with pytest.raises(StoreError, match="cannot create"):
+        ResultStore.create(tmp_path / "no" / "such" / "dir.db", DEFINITION, VERSIONS)
+    assert os.listdir(tmp_path) == []  # no temporary left behind
+
+
+def test_new_file_leaves_no_temporary(tmp_path):
+    with ResultStore.create(tmp_path / "r.db", DEFINITION, VERSIONS):
+        pass
+    assert sorted(os.listdir(tmp_path)) == ["r.db"]
+
+
+# ---------------------------------------------------------------- locks
+
+
+def test_file_locked_by_another_connection(db):
+    filled(db, 2)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        before = snapshot(db)
+        start = time.monotonic()
+        with pytest.raises(StoreError, match=r"results\.db is locked by another process$"):
+            ResultStore.open(db, timeout=0.2)
+        with pytest.raises(StoreError, match="locked"):
+            ResultStore.create(db, DEFINITION, VERSIONS, timeout=0.2)
+        assert time.monotonic() - start < 5
+        assert snapshot(db) == before
+        with ResultStore.open(db, readonly=True) as reader:  # reading still works (WAL)
+            assert len(reader) == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with ResultStore.open(db) as store:  # free again
+        store.record(make_outcome(2))
+        assert len(store) == 3
+
+
+def test_second_writer_in_same_process_is_refused(db):
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:
+        with pytest.raises(StoreError, match="already open for writing"):
+            ResultStore.open(db)
+        with ResultStore.open(db, readonly=True) as reader:
+            store.record(make_outcome(0))
+            assert reader.done_keys() == {make_outcome(0).key}
+    with ResultStore.open(db) as store:
+        assert len(store) == 1
+
+
+# ---------------------------------------------------------------- durability
+
+CHILD = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    from test_store import DEFINITION, VERSIONS, make_outcome
+    from forumlab.arena.store import ResultStore
+
+    store = ResultStore.create(sys.argv[2], DEFINITION, VERSIONS)
+    print("open", flush=True)
+    for i in range(100000):
+        store.record(make_outcome(i))
+        print(i, flush=True)  # only after the commit returned
+""")
+
+
+def test_sigkill_loses_nothing_committed(db):
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(Path(__file__).parent), str(db)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    reported = []
+    try:
+        assert child.stdout.readline().strip() == "open", child.stderr.read()
+        while len(reported) < 40:
+            line = child.stdout.readline()
+            assert line, child.stderr.read()
+            reported.append(int(line))
+        # While it runs: a second writer is refused, a reader sees committed games.
+        with pytest.raises(StoreError, match="locked by another process"):
+            ResultStore.open(db)
+        with ResultStore.open(db, readonly=True) as reader:
+            assert len(reader) >= 40
+        os.kill(child.pid, signal.SIGKILL)  # at an arbitrary point of its record loop
+        child.wait(timeout=10)
+        reported += [int(line) for line in child.stdout.read().split()]
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+        child.stderr.close()
+    assert child.returncode == -signal.SIGKILL
+    assert reported == list(range(len(reported)))
+    assert Path(f"{db}-wal").stat().st_size > 0  # committed games not yet checkpointed
+
+    # A refused create (another tournament) does not touch the file or its WAL.
+    before = snapshot(db)
+    with pytest.raises(StoreError, match="not this one"):
+        ResultStore.create(db, {**DEFINITION, "seed": 99}, VERSIONS)
+    assert snapshot(db) == before
+
+    with ResultStore.create(db, DEFINITION, VERSIONS) as store:  # resume
+        outcomes = store.outcomes()
+        # every reported game, intact; at most one more that committed before the kill
+        assert len(outcomes) - len(reported) in (0, 1)
+        assert outcomes == [make_outcome(i) for i in range(len(outcomes))]
+        store.record(make_outcome(len(outcomes)))
+        assert len(store) == len(outcomes) + 1
+
+
+FORKING_CHILD = textwrap.dedent("""
+    import os, signal, sys, time
+    sys.path.insert(0, sys.argv[1])
+    from test_store import DEFINITION, VERSIONS, make_outcome
+    from forumlab.arena.store import ResultStore
+
+    store = ResultStore.create(sys.argv[2], DEFINITION, VERSIONS)
+    store.record(make_outcome(0))
+    worker = os.fork()  # like a process-pool worker forked after the store was opened
+    if worker == 0:
+        os.close(1), os.close(2)  # let the test read the writer's output to the end
+        time.sleep(20)
+        os._exit(0)
+    print(worker, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_lock_dies_with_the_writer_not_with_its_forked_workers(db):
+    child = subprocess.run([sys.executable, "-c", FORKING_CHILD, str(Path(__file__).parent), str(db)],
+                           capture_output=True, text=True, timeout=30)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    worker = int(child.stdout)
+    try:
+        os.kill(worker, 0)  # the forked worker outlives the writer
+        with ResultStore.open(db) as store:
+            assert store.outcomes() == [make_outcome(0)]
+    finally:
+        os.kill(worker, signal.SIGKILL)
+
+
+# ---------------------------------------------------------------- export
+
+
+def small_store(db: Path) -> ResultStore:
+    store = ResultStore.create(db, {"game": "forma", "config": {"players": 2}, "seed": 3},
+                               {"forumlab": "0.1.0"})
+    store.record(GameOutcome(
+        key="L0000-G000-R00", group="L0000-G000", lineup=0, rotation=0, seed=7,
+        labels=("alice", "bob"), specs=("random", "greedy"), agent_seeds=(11, 12),
+        moves=["a1", "b2", "c3"], scores=[3.0, 1.5], ranks=[1, 2], plies=3,
+        termination="end", faults=[], move_seconds=[0.25, 0.5], moves_made=[2, 1],
+        started=100.0, finished=101.0, host="h1"))
+    store.record(GameOutcome(
+        key="L0000-G000-R01", group="L0000-G000", lineup=0, rotation=1, seed=7,
+        labels=("bob", "alice"), specs=("greedy", "random"), agent_seeds=(13, 14),
+        moves=["a1", "pass"], scores=[2.0, 2.0], ranks=[1, 1], plies=2, termination="cap",
+        faults=[Fault(1, 2, "exception", "ValueError: boom"), Fault(1, 4, "hang", "cut off")],
+        move_seconds=[0.125, 61.0], moves_made=[1, 1], started=102.0, finished=170.0, host="h2"))
+    return store
+
+
+def test_export_csv(db):
+    out = io.StringIO()
+    with small_store(db) as store:
+        assert export_csv(store, out) == 2
+    assert out.getvalue() == (
+        ",".join(CSV_COLUMNS) + "\n"
+        "L0000-G000-R00,L0000-G000,0,0,7,0,alice,random,11,3.0,1,3,end,0,0.25,2\n"
+        "L0000-G000-R00,L0000-G000,0,0,7,1,bob,greedy,12,1.5,2,3,end,0,0.5,1\n"
+        "L0000-G000-R01,L0000-G000,0,1,7,0,bob,greedy,13,2.0,1,2,cap,0,0.125,1\n"
+        "L0000-G000-R01,L0000-G000,0,1,7,1,alice,random,14,2.0,1,2,cap,2,61.0,1\n"
+    )
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(rows) == 4 and rows[3]["faults_of_seat"] == "2"
+
+
+def test_export_jsonl(db):
+    out = io.StringIO()
+    with small_store(db) as store:
+        assert export_jsonl(store, out) == 2
+        expected = [o.to_json() for o in store.outcomes()]
+        tid = store.tournament_id
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    games = [json.loads(line) for line in lines]
+    for game, want in zip(games, expected):
+        assert game["game"] == "forma" and game["config"] == {"players": 2}
+        assert game["tournament"] == tid
+        assert game["versions"] == {"forumlab": "0.1.0"}
+        assert isinstance(game.pop("recorded"), float)
+        for extra in ("game", "config", "tournament", "versions"):
+            game.pop(extra)
+        assert game == want
+    assert games[1]["faults"] == [
+        {"seat": 1, "ply": 2, "kind": "exception", "message": "ValueError: boom"},
+        {"seat": 1, "ply": 4, "kind": "hang", "message": "cut off"}]
+    assert GameOutcome.from_json(games[0]).moves == ["a1", "b2", "c3"]
