@@ -42,6 +42,7 @@ class MCTSAgent(Agent):
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
         "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic"),
+        "widen": Param(0.0, "progressive unpruning of best-first nodes: open 1 + widen*sqrt(visits) children (0 = all)"),
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
@@ -62,6 +63,7 @@ class MCTSAgent(Agent):
         _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
         _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
         _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0, "order_depth must be an integer >= 0")
+        _check(isinstance(o["widen"], (int, float)) and o["widen"] >= 0, "widen must be a number >= 0")
         _check(isinstance(o["history"], (int, float)) and o["history"] >= 0, "history must be a number >= 0")
         _check(isinstance(o["reuse"], bool), "reuse must be true or false")
         _check(o["ismcts"] in ("auto", True, False), "ismcts must be auto, true or false")
@@ -142,6 +144,7 @@ class MCTSAgent(Agent):
                 root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
                 ismcts, observer, rollout, float(o["epsilon"]), cutoff, reward,
                 float(o["hscale"]), float(o["history"]), imm, order_depth,
+                float(o["widen"]),
             )
 
         started = time.perf_counter()

@@ -19,7 +19,10 @@ One implementation covers:
   and selection mixes ``(1 - alpha) * mean reward + alpha * minimax value``.
 - Heuristic move ordering near the root: nodes shallower than ``order_depth``
   expand their children best-first by the one-ply heuristic (the order is kept in a
-  small pool, so the cost is bounded however long the search runs).
+  small pool, so the cost is bounded however long the search runs). With ``widen``
+  > 0 such a node opens only ``1 + widen * sqrt(visits)`` of its best children
+  (progressive unpruning, Chaslot et al. 2008), so the search goes deep on the
+  moves the heuristic likes before it spreads out.
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
@@ -164,7 +167,7 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 @njit(cache=True)
 def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
-                   imm_alpha, order_depth):
+                   imm_alpha, order_depth, widen):
     """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
@@ -209,6 +212,10 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                         )
                 k = nodes[node, F_NCHILD]
                 n = nodes[node, F_NLEGAL]
+                if widen > 0.0 and nodes[node, F_PERM] < 0:
+                    # Progressive unpruning: best-first children are opened one by
+                    # one as the node's visits grow.
+                    n = min(n, 1 + np.int64(widen * np.sqrt(nodes[node, F_VISITS])))
                 if k < n and meta[0] < capacity:
                     perm = nodes[node, F_PERM]
                     if perm < 0:

@@ -43,6 +43,7 @@ from .layout import (
     TURNS,
 )
 
+_POTENTIAL = 0.75  # weight of an open region's present outcome when it is full
 _PIECES_BY_PLAYERS = np.array([0, 0, 8, 10, 8, 6, 5], dtype=np.int64)
 
 
@@ -291,7 +292,10 @@ def _estimated_colour_scores(s, est):
         filled = popcount(occ & mask)
         if filled == 0:
             continue
-        weight = filled / popcount(mask)
+        frac = filled / popcount(mask)
+        # Discounted so that settling a region now beats keeping an open lead that
+        # the next players may still contest or deadlock.
+        weight = _POTENTIAL * frac
         hi = -1
         n_hi = 0
         lo = 99
