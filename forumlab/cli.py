@@ -148,5 +148,13 @@ def replay(path, as_json):
         _print_result(result)
 
 
+def _register_arena():
+    from .arena.commands import register
+
+    register(main)
+
+
+_register_arena()
+
 if __name__ == "__main__":
     main()

@@ -60,6 +60,7 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     perfect_information: ClassVar[bool] = True
+    engine_version: ClassVar[str] = "1"  # bump when rules or move codes change
     kernels: ClassVar[Kernels]
     # MCTS parameters tuned for this game; a spec's explicit values override them.
     mcts_defaults: ClassVar[dict[str, Any]] = {}

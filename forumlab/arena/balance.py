@@ -1,0 +1,70 @@
+"""Seat-balance study: per-seat win rates and seat Elo from self-play games."""
+from __future__ import annotations
+
+import math
+
+from .ratings import rate
+from .store import ResultStore
+from .tournament import rated_games
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (Wilson 1927); shared wins count fractionally."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def balance_report(db: str, bootstrap: int = 200, seed: int = 0) -> dict:
+    """Per-seat win rates with Wilson intervals and seat Elo with bootstrap intervals."""
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+        definition = store.definition
+    players = len(outcomes[0].labels)
+    wins = [0.0] * players
+    scores = [0.0] * players
+    for o in outcomes:
+        best = [s for s, r in enumerate(o.ranks) if r == 1]
+        for s in best:
+            wins[s] += 1 / len(best)
+        for s, v in enumerate(o.scores):
+            scores[s] += v
+    n = len(outcomes)
+    r = rate(rated_games(outcomes), bootstrap=bootstrap, seed=seed)
+    seat_elo = r.fit.seat_elo[players]
+    intervals = r.seat_elo_interval[players] if r.seat_elo_interval else [None] * players
+    return {
+        "game": definition["game"],
+        "config": definition["config"],
+        "agent": definition["agents"][0]["spec"],
+        "games": n,
+        "seats": [
+            {
+                "seat": s,
+                "win_rate": wins[s] / n,
+                "win_rate_95": list(wilson_interval(wins[s], n)),
+                "mean_score": scores[s] / n,
+                "elo_vs_seat0": seat_elo[s],
+                "elo_vs_seat0_95": list(intervals[s]) if intervals[s] is not None else None,
+            }
+            for s in range(players)
+        ],
+        # Seat 0 against the average other seat.
+        "first_player_advantage_elo": -sum(seat_elo[1:]) / (players - 1) if players > 1 else 0.0,
+    }
+
+
+def format_balance(report: dict) -> str:
+    """Human-readable seat table."""
+    lines = [f"{report['game']} {report['config']}, self-play of {report['agent']}, {report['games']} games",
+             "seat  win rate  95% interval      mean score  Elo vs seat 0  95% interval"]
+    for s in report["seats"]:
+        lo, hi = s["win_rate_95"]
+        iv = s["elo_vs_seat0_95"]
+        eiv = f"[{iv[0]:+.0f}, {iv[1]:+.0f}]" if iv else "-"
+        lines.append(f"{s['seat']:>4}  {s['win_rate']:8.3f}  [{lo:.3f}, {hi:.3f}]  {s['mean_score']:10.2f}"
+                     f"  {s['elo_vs_seat0']:+13.0f}  {eiv}")
+    return "\n".join(lines)

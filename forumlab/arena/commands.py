@@ -1,0 +1,246 @@
+"""Click commands of the arena: tournament run/resume, ratings, export, balance.
+
+Kept apart from forumlab/cli.py so that the top-level CLI stays a thin index.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from ..core.errors import ConfigError, ForumlabError
+
+DEFAULT_DB = "forumlab-results.db"
+
+
+def _definition_from_options(config_file, game, players, options, agents, fmt, candidate, games,
+                             rotations, seed, move_time, hard_limit):
+    from .definition import TournamentDefinition, load_toml, parse_agent_option
+
+    base = load_toml(config_file) if config_file else TournamentDefinition()
+    changes = {}
+    if game is not None:
+        changes["game"] = game
+        if game != base.game and not options and players is None:
+            changes["config"] = {}
+    config = dict(changes.get("config", base.config))
+    for pair in options:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option expects KEY=VALUE, got {pair!r}")
+        try:
+            config[key.replace("-", "_")] = json.loads(value)
+        except json.JSONDecodeError:
+            config[key.replace("-", "_")] = value
+    if players is not None:
+        config["players"] = players
+    changes["config"] = config
+    if agents:
+        changes["agents"] = tuple(parse_agent_option(a) for a in agents)
+    for key, value in (("format", fmt), ("candidate", candidate), ("games_per_lineup", games),
+                       ("rotations", rotations), ("seed", seed), ("move_time", move_time),
+                       ("hard_limit", hard_limit)):
+        if value is not None:
+            changes[key] = value
+    return replace(base, **changes)
+
+
+def _print_ratings(db, as_json=False, as_csv=False, anchor=None, bootstrap=200, seed=0, out=None):
+    from .ratings import format_ratings_table, ratings_report, rate
+    from .store import ResultStore
+    from .tournament import rated_games
+
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+        definition = store.definition
+    if not outcomes:
+        raise ForumlabError(f"{db} holds no finished games yet")
+    r = rate(rated_games(outcomes), anchor=anchor, bootstrap=bootstrap, seed=seed)
+    echo = out or click.echo
+    if as_json:
+        report = ratings_report(r)
+        report["tournament"] = definition
+        echo(json.dumps(report, indent=1))
+    elif as_csv:
+        _ratings_csv(r, echo)
+    else:
+        faults = sum(len(o.faults) for o in outcomes)
+        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games, {faults} faults")
+        echo(format_ratings_table(r))
+    return r
+
+
+def _ratings_csv(r, echo):
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["agent", "elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "mean_score"])
+    for a in r.ranking():
+        st = r.agent_stats[a]
+        low, high = r.elo_interval[a] if r.elo_interval else ("", "")
+        w.writerow([a, f"{r.fit.elo[a]:.1f}", low if low == "" else f"{low:.1f}",
+                    high if high == "" else f"{high:.1f}", st.games, f"{st.win_rate:.4f}",
+                    f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}"])
+    echo(buf.getvalue().rstrip("\n"))
+
+
+_tournament_options = [
+    click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Tournament TOML file."),
+    click.option("--game", default=None, help="Game name (default forum-romanum)."),
+    click.option("--players", "-p", type=int, default=None, help="Players per game."),
+    click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option."),
+    click.option("--agent", "-a", "agents", multiple=True, metavar="[LABEL=]SPEC",
+                 help="Pool agent (repeat); default: the built-in agents at short budgets."),
+    click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default=None),
+    click.option("--candidate", default=None, help="Gauntlet candidate label."),
+    click.option("--games", type=int, default=None, help="Rotation groups (game seeds) per lineup."),
+    click.option("--rotations", type=click.Choice(["cyclic", "all"]), default=None),
+    click.option("--seed", type=int, default=None, help="Master seed."),
+    click.option("--move-time", type=float, default=None, help="Per-move time limit for the fault policy (s)."),
+    click.option("--hard-limit", type=float, default=None, help="A move taking longer is cut off (s)."),
+    click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: cores)."),
+    click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786."),
+    click.option("--db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
+                 help="Results file."),
+    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+]
+
+
+def _with_options(func):
+    for option in reversed(_tournament_options):
+        func = option(func)
+    return func
+
+
+def _check_workers(workers):
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers must be >= 1, not {workers}")
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def tournament(ctx):
+    """Run tournaments. Without a subcommand: a short round robin of the built-in agents
+    on Forum Romanum (results in forumlab-results.db), then the rating table."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(run)
+
+
+@tournament.command()
+@_with_options
+def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=None, candidate=None,
+        games=None, rotations=None, seed=None, move_time=None, hard_limit=None, workers=None,
+        scheduler=None, db=DEFAULT_DB, quiet=False):
+    """Run (or continue) a tournament and print the ratings."""
+    from .schedule import plan
+    from .tournament import run_tournament
+
+    _check_workers(workers)
+    definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
+                                          games, rotations, seed, move_time, hard_limit)
+    total = len(plan(definition))
+    click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
+               f"{total} games -> {db}", err=True)
+    run_tournament(definition, db, workers, scheduler, progress=not quiet)
+    _print_ratings(db)
+
+
+@tournament.command()
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def resume(db, workers, scheduler, quiet):
+    """Play only the games of DB that are still missing, then print the ratings."""
+    from .tournament import resume_tournament
+
+    _check_workers(workers)
+    played = resume_tournament(db, workers, scheduler, progress=not quiet)
+    click.echo(f"resumed: {played} games played", err=True)
+    _print_ratings(db)
+
+
+@click.command()
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every statistic.")
+@click.option("--csv", "as_csv", is_flag=True, help="The rating table as CSV.")
+@click.option("--anchor", default=None, help="Agent at Elo 0 (default: first label in sorted order).")
+@click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+def ratings(db, as_json, as_csv, anchor, bootstrap, seed):
+    """Elo ratings (Plackett-Luce with seat effects) and balance statistics of DB."""
+    if as_json and as_csv:
+        raise ConfigError("choose one of --json and --csv")
+    _print_ratings(db, as_json, as_csv, anchor, bootstrap, seed)
+
+
+@click.command()
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), required=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File (default stdout).")
+def export(db, fmt, output):
+    """Export every game of DB as JSONL (one game per line) or CSV (one row per seat)."""
+    from .export import EXPORTERS
+    from .store import ResultStore
+
+    with ResultStore.open(db, readonly=True) as store:
+        if output is None:
+            EXPORTERS[fmt](store, sys.stdout)
+        else:
+            try:
+                with open(output, "w", newline="") as fh:
+                    EXPORTERS[fmt](store, fh)
+            except OSError as exc:
+                raise ForumlabError(f"cannot write {output}: {exc.strerror}") from None
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, required=True)
+@click.option("--agent", "spec", default="random", show_default=True, help="Agent spec for every seat.")
+@click.option("--games", type=int, default=300, show_default=True, help="Games (rounded up to whole rotation groups).")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", "-w", type=int, default=None)
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help="Keep the games here (default: discarded).")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", "-q", is_flag=True)
+def balance(game, players, spec, games, options, seed, workers, db, as_json, quiet):
+    """Seat advantage of GAME in self-play: per-seat win rates and seat Elo with 95% intervals."""
+    from .balance import balance_report, format_balance
+    from .definition import PoolEntry
+    from .tournament import run_tournament
+
+    _check_workers(workers)
+    if games < 1:
+        raise ConfigError(f"--games must be >= 1, not {games}")
+    definition = _definition_from_options(None, game, players, options, (), None, None,
+                                          math.ceil(games / players), "cyclic", seed, None, None)
+    definition = replace(definition, agents=(PoolEntry(spec, spec),))
+    tmp = None
+    if db is None:
+        tmp = tempfile.mkdtemp(prefix="forumlab-balance-")
+        db = os.path.join(tmp, "balance.db")
+    try:
+        run_tournament(definition, db, workers, None, progress=not quiet)
+        report = balance_report(db)
+    finally:
+        if tmp is not None:
+            for name in os.listdir(tmp):
+                os.unlink(os.path.join(tmp, name))
+            os.rmdir(tmp)
+    click.echo(json.dumps(report, indent=1) if as_json else format_balance(report))
+
+
+def register(main: click.Group) -> None:
+    """Attach the arena commands to the top-level CLI."""
+    for command in (tournament, ratings, export, balance):
+        main.add_command(command)

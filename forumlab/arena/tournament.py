@@ -1,0 +1,81 @@
+"""Running and resuming tournaments: plan -> executor -> store, one commit per game."""
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+from .. import __version__
+from ..core.registry import get_game_class
+from .definition import TournamentDefinition
+from .jobs import GameOutcome
+from .plackett_luce import RatedGame
+from .runner import run_job
+from .schedule import plan
+from .store import ResultStore
+
+
+def versions(game: str) -> dict:
+    """Software and engine versions recorded with the results."""
+    import numba
+    import numpy
+
+    return {
+        "forumlab": __version__,
+        "engine": f"{game}/{get_game_class(game).engine_version}",
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+    }
+
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,
+                 scheduler: str | None, progress: bool = True) -> int:
+    """Play every planned game not yet in ``store``; return how many were played."""
+    from .executors import make_executor
+
+    done = store.done_keys()
+    jobs = [job for job in plan(definition) if job.key not in done]
+    if not jobs:
+        return 0
+    played = 0
+    with make_executor(workers or default_workers(), scheduler) as executor:
+        for outcome in executor.run(jobs, run_job, progress=progress):
+            store.record(outcome)
+            played += 1
+    return played
+
+
+def run_tournament(definition: TournamentDefinition, db_path: str | Path, workers: int | None = None,
+                   scheduler: str | None = None, progress: bool = True) -> int:
+    """Create (or continue) the results file of ``definition`` and play what is missing."""
+    with ResultStore.create(db_path, definition.to_json(), versions(definition.game)) as store:
+        return play_missing(store, definition, workers, scheduler, progress)
+
+
+def resume_tournament(db_path: str | Path, workers: int | None = None, scheduler: str | None = None,
+                      progress: bool = True) -> int:
+    """Play the games of an existing results file that are still missing."""
+    with ResultStore.open(db_path) as store:
+        definition = TournamentDefinition.from_json(store.definition)
+        return play_missing(store, definition, workers, scheduler, progress)
+
+
+def rated_games(outcomes: list[GameOutcome]) -> list[RatedGame]:
+    """Outcomes as the ratings model sees them.
+
+    Games with faults, including killed ones, count with the ranks the fault policy
+    gave them (a faulty seat ranks last): a crashing or hanging agent is weaker.
+    """
+    return [
+        RatedGame(group=o.group, agents=tuple(o.labels), ranks=tuple(o.ranks), scores=tuple(o.scores))
+        for o in outcomes
+    ]
