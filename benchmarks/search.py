@@ -1,0 +1,86 @@
+"""Search speed: MCTS iterations/s and minimax nodes/s on fixed Forum Romanum positions.
+
+Usage: python -m benchmarks.search [--players 3] [--seconds 2]
+
+Prints one JSON object. Each agent searches each position once untimed (numba
+compilation / cache load) and is then timed on fresh searches.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import time
+
+import click
+
+from forumlab.agents.registry import agent_names, create_agent
+
+from .positions import forum_romanum_positions
+
+MCTS_SPECS = (
+    "mcts(iterations={n})",  # the tuned Forum Romanum defaults (heuristic at the leaf)
+    "mcts(iterations={n}, rollout=random)",  # full random rollouts to the end
+    "mcts(iterations={n}, rollout=random, cutoff=20)",
+)
+MINIMAX_SPECS = ("paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)")
+
+
+def bench_mcts(spec_template: str, state, seconds: float) -> dict:
+    """Iterations per second of fresh searches from ``state``."""
+    create_agent(spec_template.format(n=200), seed=0).act(state.copy())  # compile / load
+    n = 2000
+    iterations = 0
+    elapsed = 0.0
+    searches = 0
+    while elapsed < seconds:
+        agent = create_agent(spec_template.format(n=n), seed=searches)
+        t0 = time.perf_counter()
+        agent.act(state.copy())
+        elapsed += time.perf_counter() - t0
+        iterations += agent.last_search["iterations"]
+        searches += 1
+        n = min(n * 2, 200_000)
+    return {"spec": spec_template.format(n="N"), "iterations": iterations, "seconds": round(elapsed, 3),
+            "iterations_per_s": iterations / elapsed}
+
+
+def bench_minimax(spec: str, state, seconds: float) -> dict:
+    """Nodes per second of fixed-depth searches from ``state``."""
+    create_agent(spec, seed=0).act(state.copy())  # compile / load
+    nodes = 0
+    elapsed = 0.0
+    searches = 0
+    depth_done = None
+    while elapsed < seconds or searches == 0:
+        agent = create_agent(spec, seed=searches)
+        t0 = time.perf_counter()
+        agent.act(state.copy())
+        elapsed += time.perf_counter() - t0
+        nodes += agent.last_search["nodes"]
+        depth_done = agent.last_search.get("depth")
+        searches += 1
+    return {"spec": spec, "searches": searches, "nodes": nodes, "seconds": round(elapsed, 3),
+            "nodes_per_s": nodes / elapsed, "completed_depth": depth_done}
+
+
+@click.command()
+@click.option("--players", type=int, default=3, show_default=True)
+@click.option("--seconds", type=float, default=2.0, show_default=True, help="Time per agent and position.")
+def main(players, seconds):
+    """Measure MCTS and minimax search speed on fixed positions."""
+    positions = forum_romanum_positions(players)
+    results = []
+    names = set(agent_names())
+    for label, state in positions.items():
+        entry = {"position": label, "ply": len(state.history), "legal_moves": len(state.legal_moves()),
+                 "mcts": [bench_mcts(s, state, seconds) for s in MCTS_SPECS]}
+        entry["minimax"] = [bench_minimax(s, state, seconds) for s in MINIMAX_SPECS
+                            if s.split("(")[0] in names]
+        results.append(entry)
+    print(json.dumps({"benchmark": "search", "game": "forum-romanum", "players": players,
+                      "machine": platform.machine(), "python": platform.python_version(),
+                      "positions": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
