@@ -1,0 +1,124 @@
+"""The minimax family: paranoid alpha-beta, max^n and best-reply search (BRS+).
+
+Thin agents over the generic numba search of :mod:`forumlab.search.minimax`
+(algorithms, value conventions, move ordering, TT and budgets are documented
+there). All three share the budget parameters and one iterative-deepening driver:
+
+- ``depth``: maximum plies (a 2-player Forum Romanum sub-move is a ply); 0 = no limit
+  (then ``nodes`` or ``time`` must be set).
+- ``nodes``: node budget per move (0 = none). Deterministic: with a node or depth
+  budget the move is a pure function of (position, seed, parameters). Depth 1 always
+  completes, so a tiny budget still gives a searched move.
+- ``time``: seconds per move (0 = none), via iterative deepening; not reproducible
+  across machines or runs, by nature.
+- ``tt_bits``: the transposition table has 2**tt_bits entries (0 = no table).
+- ``order``: nodes with at least this many plies left order their moves by a one-ply
+  look-ahead (nearer the leaves: TT move, killers, history).
+
+The seed feeds the agent's SplitMix64 stream, used for the determinization of
+hidden information and for breaking ties between equally valued root moves.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..core.errors import GameOverError
+from ..core.game import State
+from ..search import minimax as S
+from .base import Agent, Param
+from .spec import AgentSpecError
+
+
+def _budget_params(depth: int, extra: dict[str, Param] | None = None) -> dict[str, Param]:
+    params = {
+        "depth": Param(depth, f"maximum search depth in plies (0 = no limit; at most {S.MAX_DEPTH})"),
+        "nodes": Param(0, "node budget per move (0 = none; deterministic)"),
+        "time": Param(0.0, "seconds per move (0 = none), by iterative deepening"),
+        "tt_bits": Param(18, "transposition table of 2**tt_bits entries (0 = none)"),
+        "order": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with this many plies left"),
+    }
+    params.update(extra or {})
+    return params
+
+
+def _int_option(agent: str, name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise AgentSpecError(f"agent {agent!r}: {name} must be an integer in {lo}..{hi}, not {value!r}")
+    return value
+
+
+class MinimaxAgent(Agent):
+    """Shared machinery of the minimax family (not registered itself)."""
+
+    algorithm: ClassVar[int]
+    name = "minimax"
+
+    def __init__(self, seed: int = 0, **options: Any):
+        super().__init__(seed, **options)
+        o = self.options
+        self.depth = _int_option(self.name, "depth", o["depth"], 0, S.MAX_DEPTH)
+        self.nodes = _int_option(self.name, "nodes", o["nodes"], 0, 1 << 62)
+        t = o["time"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < float("inf"):
+            raise AgentSpecError(f"agent {self.name!r}: time must be a number of seconds >= 0, not {t!r}")
+        self.time = float(t)
+        tt_bits = _int_option(self.name, "tt_bits", o["tt_bits"], 0, 28)
+        order = _int_option(self.name, "order", o["order"], 1, S.MAX_DEPTH + 1)
+        if self.depth == 0 and self.nodes == 0 and self.time == 0:
+            raise AgentSpecError(f"agent {self.name!r}: depth=0 (no limit) needs a nodes or time budget")
+        self.workspace = S.Workspace(self.algorithm, tt_bits, self._default_move(), order)
+        self.last_result: S.SearchResult | None = None
+
+    def _default_move(self) -> int:
+        return S.DEFAULT_HISTORY  # unused by paranoid and max^n
+
+    def search(self, state: State) -> S.SearchResult:
+        """Search ``state`` for the player to move; the full result (move, value,
+        nodes, completed depth, time). Raises GameOverError in a finished game."""
+        if state.is_terminal:
+            raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
+        result = S.search(state.array, self.workspace, self.rng, self.depth, self.nodes, self.time)
+        self.last_result = result
+        return result
+
+    def choose(self, state: State) -> int:
+        return self.search(state).move
+
+
+class ParanoidAgent(MinimaxAgent):
+    """Paranoid alpha-beta: every opponent is assumed to play against this player."""
+
+    name = "paranoid"
+    description = "paranoid alpha-beta (opponents minimize our margin), iterative deepening, TT"
+    algorithm = S.PARANOID
+    params = _budget_params(3)
+
+
+class MaxnAgent(MinimaxAgent):
+    """max^n: every player maximizes their own margin (value vectors, no pruning)."""
+
+    name = "maxn"
+    description = "max^n search (each player maximizes their own margin)"
+    algorithm = S.MAXN
+    params = _budget_params(2)
+
+
+class BRSAgent(MinimaxAgent):
+    """Best-reply search (BRS+): only the strongest opponent reply is searched; the
+    other opponents play a default move instead of passing."""
+
+    name = "brs"
+    description = "best-reply search (BRS+): one opponent replies, the others play a default move"
+    algorithm = S.BRS
+    params = _budget_params(4, {
+        "default_move": Param("history", "non-searching opponents' move: 'history' "
+                              "(move-ordering best) or 'greedy' (best for themselves one ply ahead)"),
+    })
+
+    def _default_move(self) -> int:
+        value = self.options["default_move"]
+        if value not in S.DEFAULT_MOVES:
+            raise AgentSpecError(
+                f"agent 'brs': default_move must be one of {', '.join(S.DEFAULT_MOVES)}, not {value!r}"
+            )
+        return S.DEFAULT_MOVES[value]
