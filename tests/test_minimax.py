@@ -345,6 +345,8 @@ def test_time_budget(cls):
     assert move in set(st.legal_moves().tolist())
     assert elapsed < 2.0
     assert agent.last_result.depth >= 1
+    assert agent.last_search["depth"] == agent.last_result.depth
+    assert agent.last_search["nodes"] == agent.last_result.nodes > 0
 
 
 def test_bad_parameters_are_rejected():

@@ -11,7 +11,9 @@ there). All three share the budget parameters and one iterative-deepening driver
   completes, so a tiny budget still gives a searched move.
 - ``time``: seconds per move (0 = none), via iterative deepening; not reproducible
   across machines or runs, by nature.
-- ``tt_bits``: the transposition table has 2**tt_bits entries (0 = no table).
+- ``tt_bits``: the transposition table has 2**tt_bits entries (0 = no table; default
+  18, i.e. 8 MB, for paranoid and BRS, 16, i.e. 6 MB, for max^n), allocated when
+  the agent is created.
 - ``order``: nodes with at least this many plies left order their moves by a one-ply
   look-ahead (nearer the leaves: TT move, killers, history).
 
@@ -29,12 +31,13 @@ from .base import Agent, Param
 from .spec import AgentSpecError
 
 
-def _budget_params(depth: int, extra: dict[str, Param] | None = None) -> dict[str, Param]:
+def _budget_params(depth: int, tt_bits: int = 18,
+                   extra: dict[str, Param] | None = None) -> dict[str, Param]:
     params = {
         "depth": Param(depth, f"maximum search depth in plies (0 = no limit; at most {S.MAX_DEPTH})"),
         "nodes": Param(0, "node budget per move (0 = none; deterministic)"),
         "time": Param(0.0, "seconds per move (0 = none), by iterative deepening"),
-        "tt_bits": Param(18, "transposition table of 2**tt_bits entries (0 = none)"),
+        "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)"),
         "order": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with this many plies left"),
     }
     params.update(extra or {})
@@ -68,6 +71,7 @@ class MinimaxAgent(Agent):
             raise AgentSpecError(f"agent {self.name!r}: depth=0 (no limit) needs a nodes or time budget")
         self.workspace = S.Workspace(self.algorithm, tt_bits, self._default_move(), order)
         self.last_result: S.SearchResult | None = None
+        self.last_search: dict = {}
 
     def _default_move(self) -> int:
         return S.DEFAULT_HISTORY  # unused by paranoid and max^n
@@ -79,6 +83,16 @@ class MinimaxAgent(Agent):
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
         result = S.search(state.array, self.workspace, self.rng, self.depth, self.nodes, self.time)
         self.last_result = result
+        # the plain-dict summary every agent family offers (benchmarks, arena logs)
+        self.last_search = {
+            "nodes": result.nodes,
+            "depth": result.depth,
+            "value": result.value,
+            "seconds": result.seconds,
+            "exact": result.exact,
+            "partial": result.partial,
+            "extra": result.extra,
+        }
         return result
 
     def choose(self, state: State) -> int:
@@ -100,7 +114,8 @@ class MaxnAgent(MinimaxAgent):
     name = "maxn"
     description = "max^n search (each player maximizes their own margin)"
     algorithm = S.MAXN
-    params = _budget_params(2)
+    # few transpositions within max^n's shallow depths, and 88-byte entries
+    params = _budget_params(2, tt_bits=16)
 
 
 class BRSAgent(MinimaxAgent):
@@ -110,7 +125,7 @@ class BRSAgent(MinimaxAgent):
     name = "brs"
     description = "best-reply search (BRS+): one opponent replies, the others play a default move"
     algorithm = S.BRS
-    params = _budget_params(4, {
+    params = _budget_params(4, extra={
         "default_move": Param("history", "non-searching opponents' move: 'history' "
                               "(move-ordering best) or 'greedy' (best for themselves one ply ahead)"),
     })

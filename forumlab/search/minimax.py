@@ -759,9 +759,12 @@ class SearchResult:
 class Workspace:
     """Preallocated buffers of one searcher: per-ply stacks, TT, killers, history.
 
-    Buffers are sized lazily from the first state seen (state length, player count)
-    and reused for every later search; the TT is invalidated between searches by a
-    generation stamp rather than cleared.
+    Everything is allocated here, at construction (the TT pages are written, so
+    committed, now rather than faulted in during the first search), except the
+    per-ply state stack, which is sized from the first state seen. Buffers are reused
+    for every later search; the TT is invalidated between searches by a generation
+    stamp rather than cleared. TT memory: 2**tt_bits entries of 32 bytes (max^n: 88,
+    one value per player up to MAX_PLAYERS).
     """
 
     def __init__(self, algorithm: int = PARANOID, tt_bits: int = 18,
@@ -779,7 +782,6 @@ class Workspace:
         self.default_move = default_move
         self.order_depth = order_depth
         self.generation = 0
-        self._shape = None
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.killers = np.full((MAX_STACK + 1, 2), -1, dtype=np.int64)
         self.history = np.zeros(1 << HISTORY_BITS, dtype=np.float64)
@@ -788,25 +790,20 @@ class Workspace:
         self.vals = np.zeros((MAX_STACK + 2, MAX_PLAYERS), dtype=np.float64)
         self.fi = np.zeros((MAX_STACK + 1, N_FI), dtype=np.int64)
         self.ff = np.zeros((MAX_STACK + 1, N_FF), dtype=np.float64)
-
-    def ensure(self, state_len: int, n_players: int) -> None:
-        """(Re)allocate the shape-dependent buffers for this game."""
-        if n_players > MAX_PLAYERS:
-            raise ValueError(f"at most {MAX_PLAYERS} players are supported")
-        shape = (state_len, n_players)
-        if shape == self._shape:
-            return
-        self._shape = shape
-        self.states = np.zeros((MAX_STACK + 1, state_len), dtype=np.int64)
-        size = 1 << self.tt_bits if self.tt_bits > 0 else 1
-        cols = n_players if self.algorithm == MAXN else 1
-        # filled, not just np.zeros, so the pages are committed now rather than
-        # faulted in during the first search
+        size = 1 << tt_bits if tt_bits > 0 else 1
+        cols = MAX_PLAYERS if algorithm == MAXN else 1
         self.tt = np.empty((size, 3), dtype=np.int64)
         self.tt.fill(0)
         self.ttv = np.empty((size, cols), dtype=np.float64)
         self.ttv.fill(0.0)
-        self.generation = 0
+        self.states = np.zeros((MAX_STACK + 1, 0), dtype=np.int64)
+
+    def ensure(self, state_len: int, n_players: int) -> None:
+        """Size the per-ply state stack for this game."""
+        if n_players > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} players are supported")
+        if self.states.shape[1] != state_len:
+            self.states = np.zeros((MAX_STACK + 1, state_len), dtype=np.int64)
 
     def _begin(self) -> None:
         self.generation += 1
