@@ -1,0 +1,286 @@
+"""Forma: the Python facade (configuration, notation, rendering, results) over the kernels.
+
+Rules: ``shared/rules/forma.md`` of the project (Ravensburger 1973 rulebook plus this
+project's DECISIONs); the engine's own decisions are listed in
+:mod:`forumlab.engines.forma.kernels`. Configuration:
+
+- ``players``: 2, 3 (variant) or 4 (default). With 2 players each owns two sets,
+  treated as one colour.
+- ``obstacles``: ``"random"`` (default: 25 grey stones and the tower drawn from the
+  game's seed, see :mod:`forumlab.engines.forma.setup`), ``"none"``, or a list of up to
+  25 square names for the grey stones.
+- ``tower``: the tower's square name, only with an explicit list (``None`` = no tower).
+
+Explicit layouts must keep the setup rules (tower off the edge, no two obstacles
+touching along an edge); a free square enclosed by such a layout stays free and
+scores nobody. The config and the seed define the game completely, so records
+replay exactly.
+
+Notation: ``P5/3@h7`` (piece, orientation, top-left square of its bounding box; see
+:mod:`forumlab.engines.forma.pieces`) and ``pass``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ConfigError, IllegalMoveError
+from ...core.game import Game, Kernels
+from . import kernels as K
+from .layout import (
+    BRIDGES_EW,
+    BRIDGES_NS,
+    COLUMNS,
+    ENCLOSED,
+    MARKERS_PER_SET,
+    MARKERS_USED,
+    MARKS,
+    MAX_MOVES,
+    MAX_STONES,
+    N_PLAYERS,
+    N_SHAPES,
+    OCC,
+    PASS,
+    PASSES,
+    PIECE_NAMES,
+    PIECES,
+    PLAYER,
+    PLY,
+    SCORE,
+    SIZE,
+    SQUARES,
+    SQUARES_PLACED,
+    STONES,
+    STONES_CLAIMED,
+    SUPPLY,
+    TERMINAL,
+    TOWER,
+    TOWER_OWNER,
+    WORDS,
+    decode_move,
+    encode_move,
+    format_placement,
+    parse_placement,
+    parse_square,
+    square_name,
+)
+from .setup import layout_problems, random_layout
+
+PLAYER_SYMBOLS = "ABCD"
+
+
+def _plane_bit(array: np.ndarray, base: int, i: int) -> bool:
+    return bool((int(array[base + (i >> 6)]) >> (i & 63)) & 1)
+
+
+class Forma(Game):
+    """Forma for 2-4 players on a 20x20 board with obstacles."""
+
+    name = "forma"
+    min_players = 2
+    max_players = 4
+    kernels = Kernels(
+        current_player=K.current_player,
+        legal_moves=K.legal_moves,
+        apply_move=K.apply_move,
+        random_move=K.random_move,
+        is_terminal=K.is_terminal,
+        scores=K.scores,
+        heuristic=K.heuristic,
+        determinize=K.determinize,
+        max_moves=MAX_MOVES,
+    )
+
+    def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
+        super().__init__(players)
+        if isinstance(obstacles, str):
+            if obstacles not in ("random", "none"):
+                raise ConfigError(f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
+            if tower is not None:
+                raise ConfigError("tower may only be given with an explicit obstacles list")
+            self.obstacles: str | list[str] = obstacles
+            self.tower = None
+            self._stones: list[int] | None = None
+            self._tower_square = -1
+            return
+        if not isinstance(obstacles, (list, tuple)):
+            raise ConfigError(f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
+        if len(obstacles) > MAX_STONES:
+            raise ConfigError(f"at most {MAX_STONES} grey stones, not {len(obstacles)}")
+        stones = []
+        for name in obstacles:
+            if not isinstance(name, str):
+                raise ConfigError(f"obstacle squares are names like 'c3', not {name!r}")
+            try:
+                stones.append(parse_square(name.strip()))
+            except ValueError:
+                raise ConfigError(f"bad obstacle square {name!r}") from None
+        tower_square = -1
+        if tower is not None:
+            if not isinstance(tower, str):
+                raise ConfigError(f"tower must be a square name like 'j10', not {tower!r}")
+            try:
+                tower_square = parse_square(tower.strip())
+            except ValueError:
+                raise ConfigError(f"bad tower square {tower!r}") from None
+        problem = layout_problems(stones, tower_square if tower_square >= 0 else None)
+        if problem:
+            raise ConfigError(f"bad obstacle layout: {problem}")
+        self.obstacles = [square_name(q) for q in stones]
+        self.tower = square_name(tower_square) if tower_square >= 0 else None
+        self._stones = stones
+        self._tower_square = tower_square
+
+    @property
+    def config(self) -> dict[str, Any]:
+        obstacles = list(self.obstacles) if isinstance(self.obstacles, list) else self.obstacles
+        return {"players": self.players, "obstacles": obstacles, "tower": self.tower}
+
+    def layout(self, seed: int) -> tuple[list[int], int]:
+        """(stone squares, tower square or -1) of a game with this seed."""
+        if self.obstacles == "random":
+            return random_layout(seed)
+        if self.obstacles == "none":
+            return [], -1
+        return list(self._stones), self._tower_square
+
+    def initial_array(self, seed: int) -> np.ndarray:
+        stones, tower = self.layout(seed)
+        return K.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
+
+    # ---- notation ------------------------------------------------------------------
+    def format_move(self, array: np.ndarray, move: int) -> str:
+        move = int(move)
+        if move == PASS:
+            return "pass"
+        return format_placement(*decode_move(move))
+
+    def parse_move(self, array: np.ndarray, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move must be text, not {text!r}")
+        if text.strip().lower() == "pass":
+            return PASS
+        try:
+            piece, orientation, anchor = parse_placement(text)
+        except ValueError as exc:
+            raise IllegalMoveError(f"malformed move {text!r}: {exc}") from None
+        return encode_move(piece, orientation, anchor)
+
+    # ---- results -------------------------------------------------------------------
+    def plies(self, array: np.ndarray) -> int:
+        return int(array[PLY])
+
+    def details(self, array: np.ndarray) -> dict[str, Any]:
+        n = int(array[N_PLAYERS])
+        terminal = bool(array[TERMINAL])
+        owner = int(array[TOWER_OWNER])
+        out = {
+            "squares": [int(array[SQUARES_PLACED + p]) for p in range(n)],
+            "enclosures": [int(array[ENCLOSED + p]) for p in range(n)],
+            "stones": [int(array[STONES_CLAIMED + p]) for p in range(n)],
+            "tower": owner if owner >= 0 else None,
+            "markers_used": [int(array[MARKERS_USED + p]) for p in range(n)],
+            "pieces_left": [pieces_left(array, p) for p in range(n)],
+            "passes": int(array[PASSES]),
+        }
+        if terminal:
+            out["bridges_ns"] = [int(array[BRIDGES_NS + p]) for p in range(n)]
+            out["bridges_ew"] = [int(array[BRIDGES_EW + p]) for p in range(n)]
+        return out
+
+    def render(self, array: np.ndarray) -> str:
+        n = int(array[N_PLAYERS])
+        board = board_symbols(array)
+        lines = ["    " + " ".join(COLUMNS)]
+        for row in range(SIZE):
+            lines.append(f"{row + 1:>2}  " + " ".join(board[row * SIZE:(row + 1) * SIZE]))
+        owner = int(array[TOWER_OWNER])
+        lines.append(
+            "    " + ", ".join(f"{PLAYER_SYMBOLS[p]}=player {p}" for p in range(n))
+            + "; lowercase = marker, # = stone, T = tower, . = free"
+        )
+        lines.append("    scores: " + " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[SCORE + p])}" for p in range(n))
+                     + "   pieces left: " + " ".join(f"{PLAYER_SYMBOLS[p]}{pieces_left(array, p)}" for p in range(n))
+                     + "   markers: " + " ".join(
+                         f"{PLAYER_SYMBOLS[p]}{int(array[MARKERS_USED + p])}/{MARKERS_PER_SET * (2 if n == 2 else 1)}"
+                         for p in range(n)))
+        tower = int(array[TOWER])
+        status = "game over" if array[TERMINAL] else f"to move: {PLAYER_SYMBOLS[int(array[PLAYER])]}"
+        tower_text = "" if tower < 0 else (
+            f"   tower {square_name(tower)}: " + (PLAYER_SYMBOLS[owner] if owner >= 0 else "open"))
+        lines.append(f"    {status}{tower_text}")
+        return "\n".join(lines)
+
+
+def pieces_left(array: np.ndarray, player: int) -> int:
+    """Pieces still in a player's supply."""
+    supply = int(array[SUPPLY + player])
+    return sum((supply >> (3 * s)) & 7 for s in range(N_SHAPES))
+
+
+def supply_counts(array: np.ndarray, player: int) -> dict[str, int]:
+    """Pieces of each shape still in a player's supply, by name."""
+    supply = int(array[SUPPLY + player])
+    return {PIECE_NAMES[s]: (supply >> (3 * s)) & 7 for s in range(N_SHAPES)}
+
+
+def board_symbols(array: np.ndarray) -> list[str]:
+    """One character per square: player letter, lowercase marker, '#', 'T' or '.'."""
+    n = int(array[N_PLAYERS])
+    tower = int(array[TOWER])
+    out = []
+    for i in range(SQUARES):
+        ch = "."
+        if i == tower:
+            ch = "T"
+        elif _plane_bit(array, STONES, i):
+            ch = "#"
+        for p in range(n):
+            if _plane_bit(array, PIECES + p * WORDS, i):
+                ch = PLAYER_SYMBOLS[p]
+            elif _plane_bit(array, MARKS + p * WORDS, i):
+                ch = PLAYER_SYMBOLS[p].lower()
+        out.append(ch)
+    return out
+
+
+def obstacle_squares(array: np.ndarray) -> tuple[list[int], int]:
+    """(stone squares, tower square or -1) of a state."""
+    stones = [i for i in range(SQUARES) if _plane_bit(array, STONES, i)]
+    return stones, int(array[TOWER])
+
+
+def board_contents(array: np.ndarray) -> list[int]:
+    """400 entries like the reference engine's board(): -1 free, -2 stone, -3 tower,
+    p for a piece of player p (markers are not shown here; see marker_owners)."""
+    n = int(array[N_PLAYERS])
+    tower = int(array[TOWER])
+    out = []
+    for i in range(SQUARES):
+        v = -1
+        if i == tower:
+            v = -3
+        elif _plane_bit(array, STONES, i):
+            v = -2
+        for p in range(n):
+            if _plane_bit(array, PIECES + p * WORDS, i):
+                v = p
+        out.append(v)
+    return out
+
+
+def marker_owners(array: np.ndarray) -> list[int]:
+    """400 entries: the player whose marker lies on the square, else -1."""
+    n = int(array[N_PLAYERS])
+    out = [-1] * SQUARES
+    for p in range(n):
+        for i in range(SQUARES):
+            if _plane_bit(array, MARKS + p * WORDS, i):
+                out[i] = p
+    return out
+
+
+def is_free(array: np.ndarray, square: int) -> bool:
+    """Whether a square is free (no piece, obstacle or marker)."""
+    return not _plane_bit(array, OCC, square)
