@@ -2,10 +2,12 @@
 against plain Python searches, legality over full games, determinism, budgets."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 
+import numba
 import numpy as np
 import pytest
 
@@ -183,22 +185,23 @@ def test_terminal_leaves_use_exact_score_margins():
 
 # ---- differential: search values equal the plain definitions -------------------------
 DIFF_CASES = [
-    # (players, plies, seed, depth, max_rounds)
-    (3, 0, 1, 2, 100),
-    (3, 20, 2, 3, 100),
-    (3, 28, 3, 3, 100),
-    (3, 33, 4, 2, 100),  # moving phase
-    (2, 6, 5, 2, 100),  # 2 players: sub-moves, two colours each
-    (2, 31, 6, 3, 100),
-    (4, 24, 7, 3, 100),
-    (4, 40, 8, 2, 100),  # 4-player moving phase
-    (3, 6, 9, 3, 3),  # capped game: every leaf is terminal
-    (5, 27, 10, 2, 100),
+    # (players, plies, seed, max_rounds, depth for paranoid, max^n, BRS)
+    (3, 0, 1, 100, 2, 2, 2),
+    (3, 20, 2, 100, 3, 3, 3),
+    (3, 28, 3, 100, 3, 3, 2),
+    (3, 33, 4, 100, 2, 2, 2),  # moving phase
+    (2, 6, 5, 100, 2, 2, 2),  # 2 players: sub-moves, two colours each
+    (2, 31, 6, 100, 3, 2, 2),
+    (4, 24, 7, 100, 3, 3, 2),
+    (4, 40, 8, 100, 2, 2, 2),  # 4-player moving phase
+    (3, 6, 9, 3, 3, 3, 3),  # capped game: every leaf is terminal
+    (5, 27, 10, 100, 2, 2, 2),
 ]
+CASE_IDS = [f"{c[0]}p-ply{c[1]}" for c in DIFF_CASES]
 
 
-@pytest.mark.parametrize("players,plies,seed,depth,max_rounds", DIFF_CASES)
-def test_paranoid_equals_plain_minimax(players, plies, seed, depth, max_rounds):
+@pytest.mark.parametrize("players,plies,seed,max_rounds,depth,_m,_b", DIFF_CASES, ids=CASE_IDS)
+def test_paranoid_equals_plain_minimax(players, plies, seed, max_rounds, depth, _m, _b):
     st = random_position(players, plies, seed, max_rounds)
     expected = root_values(Oracle(st.game), st, depth, "paranoid")
     for tt_bits in (0, 16):
@@ -207,10 +210,8 @@ def test_paranoid_equals_plain_minimax(players, plies, seed, depth, max_rounds):
         assert r.value == expected
 
 
-@pytest.mark.parametrize("players,plies,seed,depth,max_rounds", DIFF_CASES)
-def test_maxn_equals_plain_maxn(players, plies, seed, depth, max_rounds):
-    if depth >= 3 and plies < 20:
-        depth = 2  # keep the plain search small
+@pytest.mark.parametrize("players,plies,seed,max_rounds,_p,depth,_b", DIFF_CASES, ids=CASE_IDS)
+def test_maxn_equals_plain_maxn(players, plies, seed, max_rounds, _p, depth, _b):
     st = random_position(players, plies, seed, max_rounds)
     expected = root_values(Oracle(st.game), st, depth, "maxn")
     for tt_bits in (0, 16):
@@ -223,12 +224,9 @@ def test_maxn_equals_plain_maxn(players, plies, seed, depth, max_rounds):
         assert Oracle(st.game).maxn(child.array, depth - 1) == expected
 
 
-@pytest.mark.parametrize("players,plies,seed,depth,max_rounds",
-                         [c for c in DIFF_CASES if c[0] != 2] + [(2, 12, 11, 3, 100)])
-def test_brs_equals_plain_brs_plus(players, plies, seed, depth, max_rounds):
+@pytest.mark.parametrize("players,plies,seed,max_rounds,_p,_m,depth", DIFF_CASES, ids=CASE_IDS)
+def test_brs_equals_plain_brs_plus(players, plies, seed, max_rounds, _p, _m, depth):
     st = random_position(players, plies, seed, max_rounds)
-    if players >= 4 and depth > 2:
-        depth = 2
     expected = root_values(Oracle(st.game), st, depth, "brs")
     # greedy default moves are a function of the position, so a plain search can
     # replay them; history defaults depend on the search order (see below)
@@ -316,8 +314,11 @@ print(*[cls(seed=42, nodes=5000).act(st) for cls in (ParanoidAgent, MaxnAgent, B
 
 
 def test_same_move_in_a_fresh_process():
+    # Share this process's compiled-code cache: the default cache directory is keyed
+    # by a hash of the sources, which may change while the tests run.
+    env = dict(os.environ, NUMBA_CACHE_DIR=numba.config.CACHE_DIR)
     out = subprocess.run([sys.executable, "-c", _SUBPROCESS], capture_output=True, text=True,
-                         check=True, timeout=300).stdout.split()
+                         check=True, timeout=300, env=env).stdout.split()
     st = random_position(3, 31, seed=14)
     here = [cls(seed=42, nodes=5000).act(st) for cls in AGENTS]
     assert [int(x) for x in out] == here
