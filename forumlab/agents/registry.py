@@ -21,6 +21,9 @@ _BUILTIN: dict[str, str] = {
     "random": "forumlab.agents.random_agent:RandomAgent",
     "greedy": "forumlab.agents.greedy:GreedyAgent",
     "mcts": "forumlab.agents.mcts:MCTSAgent",
+    "paranoid": "forumlab.agents.minimax:ParanoidAgent",
+    "maxn": "forumlab.agents.minimax:MaxnAgent",
+    "brs": "forumlab.agents.minimax:BRSAgent",
 }
 
 
