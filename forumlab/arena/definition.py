@@ -38,7 +38,15 @@ FORMATS = ("round-robin", "gauntlet")
 ROTATIONS = ("cyclic", "all")
 FAULT_POLICIES = ("random",)
 
-DEFAULT_POOL = ("random", "greedy", "mcts(iterations=200)")
+# The built-in agents at short budgets: the default `forumlab tournament`.
+DEFAULT_POOL = (
+    "random",
+    "greedy",
+    "paranoid(depth=3)",
+    "maxn(depth=2)",
+    "brs(depth=3)",
+    "mcts(iterations=1000)",
+)
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,7 @@ class TournamentDefinition:
     agents: tuple[PoolEntry, ...] = tuple(PoolEntry(s, s) for s in DEFAULT_POOL)
     format: str = "round-robin"
     candidate: str | None = None
-    games_per_lineup: int = 2
+    games_per_lineup: int = 1
     rotations: str = "cyclic"
     seed: int = 1
     move_time: float = 0.0

@@ -37,6 +37,20 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def warm_up(definition: TournamentDefinition) -> None:
+    """Let every agent of the pool make one move in the parent process.
+
+    This compiles (or loads from numba's disk cache) every kernel the tournament uses
+    once, before the workers start, instead of once per worker at the same time.
+    """
+    from ..agents.registry import create_agent
+    from ..core.registry import create_game
+
+    state = create_game(definition.game, definition.config).new_state(definition.seed)
+    for entry in definition.agents:
+        create_agent(entry.spec, seed=0).act(state.copy())
+
+
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,
                  scheduler: str | None, progress: bool = True) -> int:
     """Play every planned game not yet in ``store``; return how many were played."""
@@ -46,6 +60,7 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
     jobs = [job for job in plan(definition) if job.key not in done]
     if not jobs:
         return 0
+    warm_up(definition)
     played = 0
     with make_executor(workers or default_workers(), scheduler) as executor:
         for outcome in executor.run(jobs, run_job, progress=progress):
