@@ -48,7 +48,11 @@ def warm_up(definition: TournamentDefinition) -> None:
 
     state = create_game(definition.game, definition.config).new_state(definition.seed)
     for entry in definition.agents:
-        create_agent(entry.spec, seed=0).act(state.copy())
+        agent = create_agent(entry.spec, seed=0)
+        # Only built-in agents: a third-party one may hang or raise, which is the
+        # workers' business (fault policy), not the parent's.
+        if type(agent).__module__.startswith("forumlab."):
+            agent.act(state.copy())
 
 
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,
