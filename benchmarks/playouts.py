@@ -20,14 +20,23 @@ from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 
-DEFAULT_PLAYERS = {"forum-romanum": "3,4"}
+DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4"}
 
 
-def _reference_engine(game: str, config: dict):
+def _reference_engine(game: str, config: dict, seed: int):
     if game == "forum-romanum":
         from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
 
         return lambda: ReferenceForumRomanum(config["players"], config.get("max_rounds", 100))
+    if game == "forma":
+        from forumlab.engines.forma.pieces import square_name
+        from forumlab.engines.forma.reference import ReferenceForma
+
+        # The same obstacle layout as the numba run (a random layout comes from the seed).
+        stones, tower = create_game(game, config).layout(seed)
+        names = [square_name(q) for q in stones]
+        tower_name = square_name(tower) if tower >= 0 else None
+        return lambda: ReferenceForma(config["players"], obstacles=names, tower=tower_name, seed=seed)
     raise click.UsageError(f"no reference engine benchmark for {game!r}")
 
 
@@ -80,7 +89,7 @@ def main(game, players, seconds, seed):
     for n in counts:
         g = create_game(game, players=n)
         numba_res = bench_numba(g, seconds, seed)
-        ref_res = bench_reference(_reference_engine(game, g.config), seconds, seed)
+        ref_res = bench_reference(_reference_engine(game, g.config, seed), seconds, seed)
         results.append({
             "players": n,
             "config": g.config,

@@ -10,10 +10,14 @@ Adding a game: give it an id, then add one branch per function below.
 """
 from numba import njit
 
+from ..engines.forma import kernels as forma
+from ..engines.forma.layout import FORMA_ID
+from ..engines.forma.layout import MAX_MOVES as FORMA_MAX_MOVES
 from ..engines.forum_romanum import kernels as forum_romanum
 from ..engines.forum_romanum.layout import FORUM_ROMANUM_ID
+from ..engines.forum_romanum.layout import MAX_MOVES as FORUM_ROMANUM_MAX_MOVES
 
-MAX_MOVES = 512  # the largest move list of any registered game
+MAX_MOVES = max(FORUM_ROMANUM_MAX_MOVES, FORMA_MAX_MOVES)  # the largest move list of any registered game
 
 
 @njit(cache=True, inline="always")
@@ -21,6 +25,8 @@ def current_player(s):
     """Seat to move."""
     if s[0] == FORUM_ROMANUM_ID:
         return forum_romanum.current_player(s)
+    if s[0] == FORMA_ID:
+        return forma.current_player(s)
     raise ValueError("unknown game id")
 
 
@@ -29,6 +35,8 @@ def legal_moves(s, out):
     """Write the legal move codes to out; return their number."""
     if s[0] == FORUM_ROMANUM_ID:
         return forum_romanum.legal_moves(s, out)
+    if s[0] == FORMA_ID:
+        return forma.legal_moves(s, out)
     raise ValueError("unknown game id")
 
 
@@ -38,6 +46,9 @@ def apply_move(s, move):
     if s[0] == FORUM_ROMANUM_ID:
         forum_romanum.apply_move(s, move)
         return
+    if s[0] == FORMA_ID:
+        forma.apply_move(s, move)
+        return
     raise ValueError("unknown game id")
 
 
@@ -46,6 +57,8 @@ def random_move(s, rng):
     """A uniformly random legal move."""
     if s[0] == FORUM_ROMANUM_ID:
         return forum_romanum.random_move(s, rng)
+    if s[0] == FORMA_ID:
+        return forma.random_move(s, rng)
     raise ValueError("unknown game id")
 
 
@@ -54,6 +67,8 @@ def is_terminal(s):
     """True once the game is over."""
     if s[0] == FORUM_ROMANUM_ID:
         return forum_romanum.is_terminal(s)
+    if s[0] == FORMA_ID:
+        return forma.is_terminal(s)
     raise ValueError("unknown game id")
 
 
@@ -63,6 +78,9 @@ def scores(s, out):
     if s[0] == FORUM_ROMANUM_ID:
         forum_romanum.scores(s, out)
         return
+    if s[0] == FORMA_ID:
+        forma.scores(s, out)
+        return
     raise ValueError("unknown game id")
 
 
@@ -71,6 +89,8 @@ def heuristic(s, player):
     """Evaluation of the position for player."""
     if s[0] == FORUM_ROMANUM_ID:
         return forum_romanum.heuristic(s, player)
+    if s[0] == FORMA_ID:
+        return forma.heuristic(s, player)
     raise ValueError("unknown game id")
 
 
@@ -80,6 +100,19 @@ def determinize(s, observer, rng):
     if s[0] == FORUM_ROMANUM_ID:
         forum_romanum.determinize(s, observer, rng)
         return
+    if s[0] == FORMA_ID:
+        forma.determinize(s, observer, rng)
+        return
+    raise ValueError("unknown game id")
+
+
+@njit(cache=True, inline="always")
+def max_moves(s):
+    """The game's own bound on the length of a move list (MAX_MOVES is the largest)."""
+    if s[0] == FORUM_ROMANUM_ID:
+        return FORUM_ROMANUM_MAX_MOVES
+    if s[0] == FORMA_ID:
+        return FORMA_MAX_MOVES
     raise ValueError("unknown game id")
 
 

@@ -10,6 +10,7 @@ from .game import Game
 # name -> "module:Class"; engines register here when they land.
 _GAMES: dict[str, str] = {
     "forum-romanum": "forumlab.engines.forum_romanum.game:ForumRomanum",
+    "forma": "forumlab.engines.forma.game:Forma",
 }
 
 
