@@ -44,12 +44,13 @@ class MoveInterrupted(Exception):
     """Raised inside an agent's act() when the hard limit fires."""
 
 
-def _report_progress(seat: int, ply: int, moves: list[str]) -> None:
+def _progress_hook():
+    """The executor's progress reporter (a no-op outside a worker)."""
     try:
-        from .executors import report_progress
-    except ImportError:  # executors not importable: nothing listens
-        return
-    report_progress(seat, ply, moves)
+        from .executors import progress_hook
+    except ImportError:  # e.g. a third-party runner without the executors module
+        return lambda seat, ply, moves: None
+    return progress_hook()
 
 
 @contextmanager
@@ -103,10 +104,11 @@ def run_job(job: GameJob) -> GameOutcome:
     seconds = [0.0] * game.players
     counts = [0] * game.players
     limit = job.move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK if job.move_time > 0 else None
+    report_progress = _progress_hook()
     while not state.is_terminal:
         seat = state.current_player
         ply = len(moves) + 1
-        _report_progress(seat, ply, moves)
+        report_progress(seat, ply, moves)
         # The agent sees a copy with everything its seat cannot see resampled.
         view = state.copy()
         game.kernels.determinize(view.array, seat, view_rng)
