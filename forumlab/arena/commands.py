@@ -61,6 +61,8 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, bootstrap=200, 
         definition = store.definition
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
+    if anchor is None and any("random" in o.labels for o in outcomes):
+        anchor = "random"  # the natural zero of the scale, when it plays
     r = rate(rated_games(outcomes), anchor=anchor, bootstrap=bootstrap, seed=seed)
     echo = out or click.echo
     if as_json:

@@ -42,10 +42,10 @@ FAULT_POLICIES = ("random",)
 DEFAULT_POOL = (
     "random",
     "greedy",
-    "paranoid(depth=3)",
-    "maxn(depth=2)",
-    "brs(depth=3)",
-    "mcts(iterations=1000)",
+    "paranoid(depth=2)",
+    "maxn(depth=2, nodes=3000)",
+    "brs(depth=2)",
+    "mcts(iterations=500)",
 )
 
 
