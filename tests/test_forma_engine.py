@@ -539,3 +539,70 @@ def test_every_agent_plays_a_full_forma_game(spec):
         agents = [create_agent(spec, seed=s) for s in range(players)]
         result = play_match(g, agents, seed=players).result
         assert result["terminal"]
+
+
+# ---------------------------------------------------------------- random_move is uniform
+def _chi_square_ok(counts, expected):
+    stat = float(((counts - expected) ** 2 / expected).sum())
+    dof = len(counts) - 1
+    return stat < dof + 6 * (2 * dof) ** 0.5, stat
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_random_move_is_uniform_over_legal_moves(late):
+    state = game(4, "random").new_state(21)
+    rng = make_rng(5)
+    if late:  # few legal moves: most rejection draws fail, the exact fallback runs too
+        while K.count_moves(state.array) > 60 or state.legal_moves().tolist() == [PASS]:
+            state.play(int(K.random_move(state.array, rng)))
+            assert not state.is_terminal
+    moves = state.legal_moves()
+    index = {m: i for i, m in enumerate(moves.tolist())}
+    draws = 40_000
+    counts = np.zeros(len(moves))
+    for _ in range(draws):
+        counts[index[int(K.random_move(state.array, rng))]] += 1
+    if late:
+        ok, stat = _chi_square_ok(counts, np.full(len(moves), draws / len(moves)))
+    else:  # too many moves to count each: compare the shares of the 21 shapes
+        shapes = np.array([decode_move(m)[0] for m in moves.tolist()])
+        drawn = np.bincount(shapes, weights=counts, minlength=21)
+        expected = np.bincount(shapes, minlength=21) * draws / len(moves)
+        ok, stat = _chi_square_ok(drawn, expected)
+    assert ok, stat
+
+
+def test_enclosure_threats_count_squares_with_one_free_side():
+    from forumlab.engines.forma.game import is_free
+
+    rng = make_rng(9)
+    for seed in range(4):
+        state = game(4, "random").new_state(seed)
+        while not state.is_terminal:
+            free = [is_free(state.array, q) for q in range(400)]
+            expected = sum(
+                1 for q in range(400)
+                if free[q] and sum(1 for nb in NEIGHBOURS[q] if nb >= 0 and free[int(nb)]) == 1
+            )
+            assert K.enclosure_threats(state.array) == expected
+            state.play(int(K.random_move(state.array, rng)))
+
+
+def test_greedy_beats_random():
+    from forumlab.search.greedy import greedy_move
+
+    rng = make_rng(3)
+    wins = 0
+    for seed in range(4):
+        array = game(4, "random").new_state(seed).array.copy()
+        seat = seed % 4
+        while not K.is_terminal(array):
+            if K.current_player(array) == seat:
+                move = greedy_move(array, rng)
+            else:
+                move = K.random_move(array, rng)
+            K.apply_move(array, move)
+        scores = np.zeros(4)
+        K.scores(array, scores)
+        wins += scores[seat] == scores.max()
+    assert wins == 4

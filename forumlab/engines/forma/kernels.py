@@ -613,7 +613,16 @@ def scores(s, out):
 def heuristic(s, player):
     """Estimated final score of ``player`` minus the best estimate among the others.
 
-    Terminal states return the exact margin.
+    Estimate = points so far + half the squares still in supply (players who can still
+    place; so a big piece placed now beats keeping it) + for the seat to move, the
+    enclosure threats it may cash next (free squares with one open side: 7 for the
+    first, 2 for each further one) and 35 when the tower has one open side left.
+    It costs about 150 integer operations, so one-ply greedy over 30,000 opening
+    moves takes tens of milliseconds; greedy beats random play by ~600 to ~130
+    points in 4-player games. Bridge progress is left out: a cheap proxy (rows and
+    columns a player reaches) did not help greedy, and a connectivity-aware one (a
+    flood fill per player and direction) costs 100x the rest. Terminal states return
+    the exact margin.
     """
     n = s[N_PLAYERS]
     est = np.zeros(n, dtype=np.float64)
@@ -637,14 +646,12 @@ _LOW63 = (1 << 63) - 1
 
 
 @njit(cache=True)
-def _add_potential(s, est):
-    n = s[N_PLAYERS]
-    for q in range(n):
-        if not (s[STUCK] >> q) & 1:
-            est[q] += _SUPPLY_WEIGHT * s[SUPPLY_SQUARES + q]
-    # Free squares with exactly one free side: whoever covers that side encloses them,
-    # most likely the seat to move. Neighbour planes are the free plane shifted by a
-    # row (20 bits) or a column (1 bit), carrying bits across the seven words.
+def enclosure_threats(s):
+    """Free squares with exactly one free side (covering that side would enclose them).
+
+    Neighbour planes are the free plane shifted by a row (20 bits) or a column (1 bit),
+    carrying bits across the seven words; "exactly one of four" is a bit-sliced count.
+    """
     threats = 0
     f_prev = 0
     f = ~s[OCC] & BOARD_PLANE[0]
@@ -659,6 +666,18 @@ def _add_potential(s, est):
         threats += popcount(f & (x1 ^ x2) & ~((up & down) | (left & right)))
         f_prev = f
         f = f_next
+    return threats
+
+
+@njit(cache=True)
+def _add_potential(s, est):
+    n = s[N_PLAYERS]
+    for q in range(n):
+        if not (s[STUCK] >> q) & 1:
+            est[q] += _SUPPLY_WEIGHT * s[SUPPLY_SQUARES + q]
+    # Free squares with exactly one free side: whoever covers that side encloses them,
+    # most likely the seat to move.
+    threats = enclosure_threats(s)
     if threats > 0:
         mover = s[PLAYER]
         est[mover] += _THREAT_FIRST + _THREAT_MORE * (threats - 1)
