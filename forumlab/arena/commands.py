@@ -143,15 +143,17 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
         scheduler=None, db=DEFAULT_DB, quiet=False):
     """Run (or continue) a tournament and print the ratings."""
     from .schedule import plan
-    from .tournament import run_tournament
+    from .store import ResultStore
+    from .tournament import play_missing, versions
 
     _check_workers(workers)
     definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
                                           games, rotations, seed, move_time, hard_limit)
-    total = len(plan(definition))
-    click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
-               f"{total} games -> {db}", err=True)
-    run_tournament(definition, db, workers, scheduler, progress=not quiet)
+    with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
+        total = len(plan(definition))
+        click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
+                   f"{total} games ({len(store)} already in {db})", err=True)
+        play_missing(store, definition, workers, scheduler, progress=not quiet)
     _print_ratings(db)
 
 

@@ -550,7 +550,8 @@ class LocalExecutor(Executor):
             return
         # Imported once in the fork server, so every worker starts with them loaded.
         # Only effective before the server starts (the first pool of the process).
-        modules = ["__main__", __name__]
+        # Not "__main__": a user's script without a main guard would run again there.
+        modules = [__name__]
         module = getattr(fn, "__module__", None)
         if module and module != "__main__":
             modules.append(module)

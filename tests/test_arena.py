@@ -1,0 +1,256 @@
+"""Arena: schedules, tournaments end to end, resume after SIGKILL, faults, CLI errors."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
+from forumlab.arena.jobs import FAULT_EXCEPTION, FAULT_HANG, FAULT_ILLEGAL, FAULT_TIMEOUT
+from forumlab.arena.runner import fault_ranks, run_job
+from forumlab.arena.schedule import lineups, plan, seat_orders
+from forumlab.arena.store import ResultStore
+from forumlab.arena.tournament import rated_games, run_tournament
+from forumlab.arena.ratings import rate
+from forumlab.cli import main
+from forumlab.core.errors import ConfigError, ForumlabError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def quick(agents, **kw):
+    """A small, fast Forum Romanum tournament definition."""
+    kw.setdefault("config", {"players": 3, "max_rounds": 8})
+    kw.setdefault("games_per_lineup", 2)
+    return TournamentDefinition(agents=tuple(PoolEntry(*a) if isinstance(a, tuple) else PoolEntry(a, a)
+                                             for a in agents), **kw)
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def assert_one_line_error(result):
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    message = result.stderr.strip()
+    assert message.startswith("error: ") and "\n" not in message, message
+    assert "Traceback" not in result.output
+    return message
+
+
+# ---------------------------------------------------------------- schedule
+def test_round_robin_lineups_and_rotations():
+    d = quick(["a:random".split(":")[1], "greedy", ("r2", "random"), ("g2", "greedy")])
+    assert len(lineups(d)) == 4  # C(4, 3)
+    jobs = plan(d)
+    assert len(jobs) == 4 * 2 * 3
+    # A rotation group shares its seed; every agent sits in every seat once per group.
+    groups = {}
+    for job in jobs:
+        groups.setdefault(job.group, []).append(job)
+    for members in groups.values():
+        assert len({j.seed for j in members}) == 1
+        for seat in range(3):
+            assert sorted(j.labels[seat] for j in members) == sorted(members[0].labels)
+    assert len({j.key for j in jobs}) == len(jobs)
+
+
+def test_fewer_agents_than_seats_fill_several_seats():
+    d = quick(["random", "greedy"])
+    assert sorted(tuple(a.label for a in lu) for lu in lineups(d)) == [
+        ("random", "greedy", "greedy"), ("random", "random", "greedy")]
+
+
+def test_gauntlet_and_all_permutations():
+    d = quick(["greedy", "random", ("r2", "random"), ("r3", "random")], format="gauntlet",
+              candidate="greedy", rotations="all", games_per_lineup=1)
+    assert all(lu[0].label == "greedy" for lu in lineups(d))
+    assert len(lineups(d)) == 3
+    assert len(seat_orders(lineups(d)[0], "all")) == 6
+    assert len(plan(d)) == 3 * 6
+
+
+def test_plan_is_stable():
+    assert plan(quick(["random", "greedy", "mcts(iterations=5)"])) == plan(quick(["random", "greedy", "mcts(iterations=5)"]))
+
+
+def test_definition_validation_errors():
+    with pytest.raises(ForumlabError, match="unknown game"):
+        quick(["random"], game="chess")
+    with pytest.raises(Exception, match="unknown agent"):
+        quick(["alphazero"])
+    with pytest.raises(ConfigError, match="used twice"):
+        quick([("x", "random"), ("x", "greedy")])
+    with pytest.raises(ConfigError, match="candidate"):
+        quick(["random", "greedy"], format="gauntlet", candidate="nobody")
+
+
+def test_toml_definition(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('game = "forum-romanum"\ngames_per_lineup = 3\nseed = 9\n[config]\nplayers = 4\n'
+                    '[[agents]]\nspec = "random"\n[[agents]]\nspec = "greedy"\nlabel = "g"\n')
+    d = load_toml(path)
+    assert d.config == {"players": 4} and d.seed == 9 and [a.label for a in d.agents] == ["random", "g"]
+    (tmp_path / "bad.toml").write_text("game = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_toml(tmp_path / "bad.toml")
+
+
+# ---------------------------------------------------------------- runner and faults
+def test_fault_ranks_put_faulty_seats_last():
+    assert fault_ranks([10, 30, 20], {1}) == [2, 3, 1]
+    assert fault_ranks([10, 30, 20, 5], {1, 3}) == [2, 3, 1, 4]
+
+
+@pytest.mark.parametrize("spec,kind", [
+    ("tests.fault_agents:RaisingAgent", FAULT_EXCEPTION),
+    ("tests.fault_agents:IllegalAgent", FAULT_ILLEGAL),
+])
+def test_runner_records_faults_and_the_seat_plays_random(spec, kind):
+    job = plan(quick([("bad", spec), "greedy", "random"], games_per_lineup=1))[0]
+    outcome = run_job(job)
+    seat = job.labels.index("bad")
+    assert [f.kind for f in outcome.faults] == [kind]
+    assert outcome.faults[0].seat == seat
+    assert "\n" not in outcome.faults[0].message
+    assert outcome.ranks[seat] == 3  # ranked last whatever its score
+    assert outcome.plies == 8 * 3  # the game went on to the cap
+
+
+def test_runner_interrupts_a_sleeping_agent_at_the_hard_limit():
+    job = plan(quick([("sleepy", "tests.fault_agents:SleepyAgent"), "greedy", "random"],
+                     games_per_lineup=1, hard_limit=0.5))[0]
+    t0 = time.perf_counter()
+    outcome = run_job(job)
+    assert time.perf_counter() - t0 < 10
+    assert [f.kind for f in outcome.faults] == [FAULT_HANG]
+
+
+def test_runner_flags_moves_over_the_time_limit():
+    job = plan(quick([("slow", "tests.fault_agents:SlowAgent"), "greedy", "random"],
+                     games_per_lineup=1, move_time=0.1, config={"players": 3, "max_rounds": 2}))[0]
+    outcome = run_job(job)
+    assert [f.kind for f in outcome.faults] == [FAULT_TIMEOUT]
+
+
+def test_tournament_with_every_fault_finishes_and_records_them(tmp_path):
+    d = quick([("raises", "tests.fault_agents:RaisingAgent"), ("illegal", "tests.fault_agents:IllegalAgent"),
+               ("sleepy", "tests.fault_agents:SleepyAgent"), "random"],
+              games_per_lineup=1, hard_limit=1.0)
+    db = tmp_path / "faults.db"
+    run_tournament(d, db, workers=2, scheduler=None, progress=False)
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    assert len(outcomes) == len(plan(d))
+    kinds = {(f.kind, o.labels[f.seat]) for o in outcomes for f in o.faults}
+    assert (FAULT_EXCEPTION, "raises") in kinds
+    assert (FAULT_ILLEGAL, "illegal") in kinds
+    assert (FAULT_HANG, "sleepy") in kinds
+    r = rate(rated_games(outcomes), bootstrap=0)
+    assert r.ranking()[0] == "random"  # the only agent without faults
+
+
+# ---------------------------------------------------------------- end to end, resume
+def _ratings(db):
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    r = rate(rated_games(outcomes), anchor="random", bootstrap=50, seed=3)
+    return sorted(o.key for o in outcomes), {a: round(v, 6) for a, v in r.fit.elo.items()}, \
+        {o.key: (o.moves, o.ranks) for o in outcomes}
+
+
+@pytest.mark.slow
+def test_resume_after_sigkill_matches_an_uninterrupted_run(tmp_path):
+    d = quick(["random", "greedy", "mcts(iterations=20)", ("r2", "random")], games_per_lineup=3,
+              config={"players": 3, "max_rounds": 20})
+    total = len(plan(d))
+    full_db = tmp_path / "full.db"
+    run_tournament(d, full_db, workers=2, scheduler=None, progress=False)
+
+    killed_db = tmp_path / "killed.db"
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, json\n"
+        "from forumlab.arena.definition import TournamentDefinition\n"
+        "from forumlab.arena.tournament import run_tournament\n"
+        "if __name__ == '__main__':  # worker processes import this script\n"
+        f"    d = TournamentDefinition.from_json(json.loads({json.dumps(json.dumps(d.to_json()))}))\n"
+        f"    run_tournament(d, {str(killed_db)!r}, workers=2, scheduler=None, progress=False)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        time.sleep(0.2)
+        if killed_db.exists():
+            try:
+                with ResultStore.open(killed_db, readonly=True) as store:
+                    if len(store) >= total // 3:
+                        break
+            except Exception:
+                pass
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with ResultStore.open(killed_db, readonly=True) as store:
+        done = len(store)
+    assert 0 < done < total
+    result = run("tournament", "resume", killed_db, "--workers", "2", "-q")
+    assert result.exit_code == 0, result.output
+    assert _ratings(killed_db) == _ratings(full_db)
+
+
+def test_cli_run_ratings_export_and_rerun(tmp_path):
+    db = tmp_path / "t.db"
+    args = ["tournament", "run", "-a", "random", "-a", "g=greedy", "-a", "mcts(iterations=10)",
+            "-o", "max_rounds=5", "--games", "1", "--db", db, "-q", "--workers", "1"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.stdout and "g " in result.stdout
+    # Running the same definition again resumes: nothing new is played.
+    assert run(*args).exit_code == 0
+    with ResultStore.open(db, readonly=True) as store:
+        assert len(store) == 3
+    js = json.loads(run("ratings", db, "--json").stdout)
+    assert set(js) >= {"tournament"}
+    csv_text = run("ratings", db, "--csv").stdout
+    assert csv_text.splitlines()[0].startswith("agent,elo")
+    lines = run("export", db, "--format", "jsonl").stdout.strip().splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["moves"]
+    rows = run("export", db, "--format", "csv").stdout.strip().splitlines()
+    assert len(rows) == 1 + 3 * 3
+
+
+def test_cli_bad_input_is_one_line_and_leaves_results_alone(tmp_path):
+    db = tmp_path / "t.db"
+    ok = run("tournament", "run", "-a", "random", "-o", "max_rounds=3", "--games", "1", "--db", db,
+             "-q", "--workers", "1")
+    assert ok.exit_code == 0, ok.output
+    before = db.read_bytes()
+    # Another tournament's results file.
+    msg = assert_one_line_error(run("tournament", "run", "-a", "greedy", "-o", "max_rounds=3", "--games", "1",
+                                    "--db", db, "-q", "--workers", "1"))
+    assert "not this one" in msg
+    assert_one_line_error(run("tournament", "run", "-a", "alphazero", "--db", tmp_path / "x.db"))
+    assert_one_line_error(run("tournament", "run", "-a", "mcts(iterations=-1)", "--db", tmp_path / "x.db"))
+    assert_one_line_error(run("tournament", "run", "--players", "9", "--db", tmp_path / "x.db"))
+    assert_one_line_error(run("tournament", "run", "--workers", "0", "--db", tmp_path / "x.db"))
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(os.urandom(3000))
+    assert_one_line_error(run("ratings", garbage))
+    assert_one_line_error(run("tournament", "resume", garbage))
+    assert_one_line_error(run("export", tmp_path / "missing.db", "--format", "csv"))
+    assert db.read_bytes() == before
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_balance_command_reports_seat_statistics():
+    result = run("balance", "forum-romanum", "--players", "3", "--agent", "random", "--games", "30",
+                 "-o", "max_rounds=10", "--json", "-q", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 30 and len(report["seats"]) == 3
+    assert abs(sum(s["win_rate"] for s in report["seats"]) - 1) < 1e-9
+    assert report["seats"][0]["elo_vs_seat0"] == 0
