@@ -14,7 +14,6 @@ import time
 import numpy as np
 
 from ..core.errors import ForumlabError
-from ..core.dispatch import MAX_MOVES
 from ..search import mcts as kernel
 from ..search.rewards import REWARD_NAMES
 from .base import Agent, Param
@@ -74,11 +73,13 @@ class MCTSAgent(Agent):
         self.last_search: dict = {}
 
     # ---- tree management ---------------------------------------------------------
-    def _allocate(self, capacity: int, players: int):
+    def _allocate(self, capacity: int, players: int, max_moves: int):
         nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
         rewards = np.empty((capacity, 2 * players), dtype=np.float64)
         meta = np.zeros(2, dtype=np.int64)
-        pool = np.empty((_ORDER_POOL_ROWS, MAX_MOVES), dtype=np.int64)
+        # Rows of best-first move orders: up to 512, within about 8 MB.
+        rows = max(16, min(_ORDER_POOL_ROWS, (8 << 20) // (8 * max_moves)))
+        pool = np.empty((rows, max_moves), dtype=np.int64)
         return nodes, rewards, meta, pool
 
     def _prepare_root(self, state, room: int):
@@ -93,12 +94,12 @@ class MCTSAgent(Agent):
                 path = np.array(history[len(old_history):], dtype=np.int64)
                 old_nodes, old_rewards, old_meta, old_pool = self._tree
                 capacity = min(int(old_meta[0]) + room + 1, self.options["max_nodes"])
-                new = self._allocate(capacity, players)
+                new = self._allocate(capacity, players, state.game.kernels.max_moves)
                 kept = kernel.reroot(old_nodes, old_rewards, old_meta, old_pool, path, *new)
                 self._tree = new
         if kept == 0:
             capacity = min(room + 1, self.options["max_nodes"])
-            self._tree = self._allocate(capacity, players)
+            self._tree = self._allocate(capacity, players, state.game.kernels.max_moves)
             kernel.reset_tree(self._tree[0], self._tree[2])
         if self._history is None or self._history.shape[0] != players:
             self._history = np.zeros((players, 1 << kernel.HISTORY_BITS, 2), dtype=np.float64)
@@ -110,7 +111,7 @@ class MCTSAgent(Agent):
         capacity = min(2 * nodes.shape[0], self.options["max_nodes"])
         if capacity <= nodes.shape[0]:
             return
-        new_nodes, new_rewards, _, _ = self._allocate(capacity, rewards.shape[1] // 2)
+        new_nodes, new_rewards, _, _ = self._allocate(capacity, rewards.shape[1] // 2, pool.shape[1])
         used = int(meta[0])
         new_nodes[:used] = nodes[:used]
         new_rewards[:used] = rewards[:used]

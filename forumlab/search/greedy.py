@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ..core.dispatch import MAX_MOVES, apply_move, current_player, heuristic, legal_moves
+from ..core.dispatch import apply_move, current_player, heuristic, legal_moves, max_moves
 from ..core.rng import rand_below
 
 
@@ -13,7 +13,7 @@ def greedy_move(s, rng):
     Ties are broken uniformly at random (reservoir sampling over the tied moves).
     """
     player = current_player(s)
-    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    buf = np.empty(max_moves(s), dtype=np.int64)
     n = legal_moves(s, buf)
     child = s.copy()
     best = buf[0]

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..core.dispatch import (
-    MAX_MOVES,
+    max_moves,
     apply_move,
     current_player,
     determinize,
@@ -176,8 +176,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
     capacity = nodes.shape[0]
     n_players = num_players(root)  # rewards holds n_players sums, then n_players minimax values
     s = root.copy()
-    buf = np.empty(MAX_MOVES, dtype=np.int64)
-    matched = np.zeros(MAX_MOVES, dtype=np.bool_)
+    buf = np.empty(max_moves(root), dtype=np.int64)
+    matched = np.zeros(max_moves(root), dtype=np.bool_)
     reward = np.zeros(n_players, dtype=np.float64)
     trace_player = np.empty(_MAX_TRACE, dtype=np.int64)
     trace_move = np.empty(_MAX_TRACE, dtype=np.int64)

@@ -109,7 +109,7 @@ import numpy as np
 from numba import njit
 
 from ..core.dispatch import (
-    MAX_MOVES,
+    max_moves,
     apply_move,
     current_player,
     determinize,
@@ -785,8 +785,9 @@ class Workspace:
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.killers = np.full((MAX_STACK + 1, 2), -1, dtype=np.int64)
         self.history = np.zeros(1 << HISTORY_BITS, dtype=np.float64)
-        self.moves = np.zeros((MAX_STACK + 1, MAX_MOVES), dtype=np.int64)
-        self.keys = np.zeros((MAX_STACK + 1, MAX_MOVES), dtype=np.float64)
+        # Move buffers are sized per game by ensure(): Forma's bound is ~60x Forum Romanum's.
+        self.moves = np.zeros((MAX_STACK + 1, 0), dtype=np.int64)
+        self.keys = np.zeros((MAX_STACK + 1, 0), dtype=np.float64)
         self.vals = np.zeros((MAX_STACK + 2, MAX_PLAYERS), dtype=np.float64)
         self.fi = np.zeros((MAX_STACK + 1, N_FI), dtype=np.int64)
         self.ff = np.zeros((MAX_STACK + 1, N_FF), dtype=np.float64)
@@ -798,12 +799,15 @@ class Workspace:
         self.ttv.fill(0.0)
         self.states = np.zeros((MAX_STACK + 1, 0), dtype=np.int64)
 
-    def ensure(self, state_len: int, n_players: int) -> None:
-        """Size the per-ply state stack for this game."""
+    def ensure(self, state_len: int, n_players: int, max_moves: int) -> None:
+        """Size the per-ply state stack and move buffers for this game."""
         if n_players > MAX_PLAYERS:
             raise ValueError(f"at most {MAX_PLAYERS} players are supported")
         if self.states.shape[1] != state_len:
             self.states = np.zeros((MAX_STACK + 1, state_len), dtype=np.int64)
+        if self.moves.shape[1] != max_moves:
+            self.moves = np.zeros((MAX_STACK + 1, max_moves), dtype=np.int64)
+            self.keys = np.zeros((MAX_STACK + 1, max_moves), dtype=np.float64)
 
     def _begin(self) -> None:
         self.generation += 1
@@ -833,7 +837,7 @@ def _ensure_compiled(array: np.ndarray) -> None:
     if _compiled:
         return
     ws = Workspace(PARANOID, tt_bits=0)
-    ws.ensure(array.shape[0], int(array[1]))
+    ws.ensure(array.shape[0], int(array[1]), int(max_moves(array)))
     ws._begin()
     n = prepare_root(array, make_rng(0), ws.states, ws.moves, ws.history, ws.killers)
     if n > 0:
@@ -883,7 +887,7 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
     t_start = _time.perf_counter()
     deadline = t_start + time
     ws = workspace
-    ws.ensure(array.shape[0], int(array[1]))
+    ws.ensure(array.shape[0], int(array[1]), int(max_moves(array)))
     ws._begin()
     st = ws.stats
     n_root = prepare_root(array, rng, ws.states, ws.moves, ws.history, ws.killers)
