@@ -3,17 +3,18 @@
 Constraints (rules spec): the tower is not on the board edge; no two obstacles
 (stones or tower) touch along an edge (corners may touch). DECISION of this engine: a
 random layout may not enclose a free square by itself (a free square whose every side
-is the edge or an obstacle), since such a square would be unclaimable.
+is the edge or an obstacle): such a square could never score, since only a placement
+that closes a square's last side encloses it.
 
 Method: whole-layout rejection sampling. Draw the tower uniformly among the 324
 interior squares, then the stones one by one uniformly among the squares not yet
 used; as soon as an obstacle touches another along an edge, or when the finished
 layout encloses a free square, throw the whole layout away and start again. Every
 ordered draw of distinct squares is equally likely and the test does not depend on
-the order, so the accepted layout is *exactly* uniform over all valid layouts
-(sequential placement restricted to the still-allowed squares would not be: it
-favours layouts with many "crowded" options). About one draw in 20 is accepted,
-which costs a few microseconds.
+the order, so the accepted layout is *exactly* uniform over all valid layouts.
+(Drawing each stone only among the squares still allowed would not be: a layout's
+probability would then depend on how many squares each of its orderings left open.)
+About one whole-layout draw in 30 is accepted, which costs a few microseconds.
 
 The random stream is SplitMix64 seeded by ``derive_seed("forma-obstacles", seed)``,
 so the layout depends on the game's seed alone and replays exactly.
