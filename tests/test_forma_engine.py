@@ -29,7 +29,6 @@ from forumlab.engines.forma.layout import (
     N_PLACEMENTS,
     NEIGHBOURS,
     PASS,
-    PLAYER,
     decode_move,
     placement_squares,
 )
