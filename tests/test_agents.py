@@ -254,3 +254,24 @@ def test_rewards_match_hand_computation():
     assert out.tolist() == [1.0, 0.0, 1.0]
     terminal_rewards(state.array, REWARD_SCORE, out)
     assert out.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_untried_move_order_is_a_permutation_for_any_move_count():
+    # The old stride primes (521..599) divided move counts such as 1042 = 2 x 521, and
+    # then some moves were expanded twice and others never.
+    from forumlab.search.mcts import _STRIDE_PRIMES, untried_index
+    for n in (1, 2, 49, 190, 521 * 2, 523 * 3, 30_433):
+        for stride_id in range(len(_STRIDE_PRIMES)):
+            perm = 7 % n * 16 + stride_id
+            assert sorted(untried_index(perm, k, n) for k in range(n)) == list(range(n))
+
+
+def test_mcts_with_more_root_children_than_the_old_fixed_buffer():
+    # Forma's opening has tens of thousands of moves: 5,000 iterations without widening
+    # create 5,000 root children, more than the 4,096 the root summary used to hold.
+    state = create_game("forma", players=4, obstacles="none").new_state(0)
+    agent = MCTSAgent(seed=1, iterations=5000, rollout="none", order_depth=0, widen=0.0)
+    move = agent.act(state)
+    assert move in set(state.legal_moves().tolist())
+    from forumlab.search.mcts import F_NCHILD
+    assert agent._tree[0][0, F_NCHILD] == 5000

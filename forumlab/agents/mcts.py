@@ -174,7 +174,7 @@ class MCTSAgent(Agent):
 
     def _best_root_move(self, state) -> int:
         nodes, rewards, _, _ = self._tree
-        cap = 4096
+        cap = max(1, int(nodes[0, kernel.F_NCHILD]))  # every child of the root
         moves = np.empty(cap, dtype=np.int64)
         visits = np.empty(cap, dtype=np.int64)
         means = np.empty(cap, dtype=np.float64)

@@ -71,7 +71,10 @@ N_FIELDS = 10
 
 HISTORY_BITS = 16
 _HISTORY_MASK = (1 << HISTORY_BITS) - 1
-_STRIDE_PRIMES = np.array([521, 523, 541, 547, 557, 563, 569, 571, 577, 587, 593, 599], dtype=np.int64)
+# Primes above every game's move-list bound (Forma's is 30,433): a prime stride larger
+# than n is coprime with n, so k -> (a + k * stride) mod n is a permutation of 0..n-1.
+_STRIDE_PRIMES = np.array([65537, 65539, 65543, 65551, 65557, 65563, 65579, 65581, 65587, 65599,
+                           65609, 65617], dtype=np.int64)
 _MAX_TRACE = 4096  # moves of one iteration remembered for progressive history
 
 
@@ -126,6 +129,12 @@ def _rollout_move(s, rng, policy, epsilon):
     if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
         return random_move(s, rng)
     return greedy_move(s, rng)
+
+
+@njit(cache=True, inline="always")
+def untried_index(perm, k, n):
+    """Index in the legal move list of a node's k-th child (perm = offset * 16 + stride id)."""
+    return (perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n
 
 
 @njit(cache=True)
@@ -222,7 +231,7 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                         move = order_pool[-1 - perm, k]
                     else:
                         legal_moves(s, buf)
-                        move = buf[(perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n]
+                        move = buf[untried_index(perm, k, n)]
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     apply_move(s, move)
                     expanded = True
@@ -341,10 +350,13 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
 
 @njit(cache=True)
 def root_children(nodes, rewards, out_moves, out_visits, out_means):
-    """Moves, visit counts and mean rewards (for the root's mover) of the root's children."""
+    """Moves, visit counts and mean rewards (for the root's mover) of the root's children.
+
+    Writes at most len(out_moves) children and returns how many it wrote.
+    """
     k = 0
     ch = nodes[0, F_CHILD]
-    while ch != -1:
+    while ch != -1 and k < out_moves.shape[0]:
         out_moves[k] = nodes[ch, F_MOVE]
         out_visits[k] = nodes[ch, F_VISITS]
         out_means[k] = rewards[ch, nodes[ch, F_MOVER]] / max(nodes[ch, F_VISITS], 1)
