@@ -230,15 +230,8 @@ def killed_outcome(job: GameJob, seat: int, ply: int, moves: Sequence[str], mess
     known = 0 <= seat < n
     ranks = [n if s == seat else 1 for s in range(n)] if known else [1] * n
     finished = time.time()
-    return GameOutcome(
-        key=job.key,
-        group=job.group,
-        lineup=job.lineup,
-        rotation=job.rotation,
-        seed=job.seed,
-        labels=tuple(job.labels),
-        specs=tuple(job.specs),
-        agent_seeds=tuple(job.agent_seeds),
+    return GameOutcome.for_job(
+        job,
         moves=[str(m) for m in moves],
         scores=[0.0] * n,
         ranks=ranks,

@@ -73,6 +73,13 @@ class GameOutcome:
     finished: float = 0.0
     host: str = ""
 
+    @classmethod
+    def for_job(cls, job: GameJob, **fields: Any) -> "GameOutcome":
+        """An outcome of ``job``: the job's identity fields plus the given results."""
+        return cls(key=job.key, group=job.group, lineup=job.lineup, rotation=job.rotation,
+                   seed=job.seed, labels=tuple(job.labels), specs=tuple(job.specs),
+                   agent_seeds=tuple(job.agent_seeds), **fields)
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-ready dict."""
         data = asdict(self)

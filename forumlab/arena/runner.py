@@ -140,15 +140,8 @@ def run_job(job: GameJob) -> GameOutcome:
         state.play(move)
     scores = state.scores()
     result = state.result()
-    return GameOutcome(
-        key=job.key,
-        group=job.group,
-        lineup=job.lineup,
-        rotation=job.rotation,
-        seed=job.seed,
-        labels=job.labels,
-        specs=job.specs,
-        agent_seeds=job.agent_seeds,
+    return GameOutcome.for_job(
+        job,
         moves=moves,
         scores=scores,
         ranks=fault_ranks(scores, faulty) if faulty else shared_ranks(scores),

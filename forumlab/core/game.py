@@ -52,6 +52,12 @@ class Kernels:
     determinize: Callable
     max_moves: int
 
+    @classmethod
+    def from_module(cls, module, max_moves: int) -> "Kernels":
+        """The kernels a game's kernel module defines under the protocol's names."""
+        names = [f for f in cls.__dataclass_fields__ if f != "max_moves"]
+        return cls(max_moves=max_moves, **{name: getattr(module, name) for name in names})
+
 
 class Game(ABC):
     """A configured game (rules variant + player count). Subclasses fill in the hooks."""

@@ -132,6 +132,16 @@ def _rollout_move(s, rng, policy, epsilon):
 
 
 @njit(cache=True, inline="always")
+def _trace(trace_player, trace_move, n_trace, mover, move):
+    """Remember (mover, move) of this iteration for progressive history; new length."""
+    if n_trace < trace_move.shape[0]:
+        trace_player[n_trace] = mover
+        trace_move[n_trace] = move
+        return n_trace + 1
+    return n_trace
+
+
+@njit(cache=True, inline="always")
 def untried_index(perm, k, n):
     """Index in the legal move list of a node's k-th child (perm = offset * 16 + stride id)."""
     return (perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n
@@ -235,10 +245,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     apply_move(s, move)
                     expanded = True
-                    if use_history and n_trace < _MAX_TRACE:
-                        trace_player[n_trace] = mover
-                        trace_move[n_trace] = move
-                        n_trace += 1
+                    if use_history:
+                        n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
                     break
                 if k == 0:
                     break  # table full and nothing expanded here: roll out
@@ -285,10 +293,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     nodes[node, F_AVAIL] = 1
                     apply_move(s, move)
                     expanded = True
-                    if use_history and n_trace < _MAX_TRACE:
-                        trace_player[n_trace] = mover
-                        trace_move[n_trace] = move
-                        n_trace += 1
+                    if use_history:
+                        n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
                     break
                 best = -1
                 best_v = -1e300
@@ -311,10 +317,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
             node = best
             depth += 1
             apply_move(s, nodes[node, F_MOVE])
-            if use_history and n_trace < _MAX_TRACE:
-                trace_player[n_trace] = mover
-                trace_move[n_trace] = nodes[node, F_MOVE]
-                n_trace += 1
+            if use_history:
+                n_trace = _trace(trace_player, trace_move, n_trace, mover, nodes[node, F_MOVE])
         if use_imm and expanded:
             _evaluate(s, reward_kind, hscale, leaf_value)
             for p in range(n_players):
@@ -325,10 +329,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
             mover = current_player(s)
             move = _rollout_move(s, rng, rollout, epsilon)
             apply_move(s, move)
-            if use_history and n_trace < _MAX_TRACE:
-                trace_player[n_trace] = mover
-                trace_move[n_trace] = move
-                n_trace += 1
+            if use_history:
+                n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
             plies += 1
         _evaluate(s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------

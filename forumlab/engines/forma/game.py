@@ -87,17 +87,7 @@ class Forma(Game):
     # greedy (first tuning on 4-player games; hscale fits score margins of tens of
     # points). A spec's explicit values override these.
     mcts_defaults = {"rollout": "none", "order_depth": 1, "widen": 1.0, "hscale": 30.0}
-    kernels = Kernels(
-        current_player=K.current_player,
-        legal_moves=K.legal_moves,
-        apply_move=K.apply_move,
-        random_move=K.random_move,
-        is_terminal=K.is_terminal,
-        scores=K.scores,
-        heuristic=K.heuristic,
-        determinize=K.determinize,
-        max_moves=MAX_MOVES,
-    )
+    kernels = Kernels.from_module(K, MAX_MOVES)
 
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
         super().__init__(players)

@@ -63,17 +63,7 @@ class ForumRomanum(Game):
     # so MCTS scores new leaves with the heuristic and expands the top two plies
     # best-first; c and hscale were tuned against greedy (benchmarks/strength.py).
     mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3}
-    kernels = Kernels(
-        current_player=K.current_player,
-        legal_moves=K.legal_moves,
-        apply_move=K.apply_move,
-        random_move=K.random_move,
-        is_terminal=K.is_terminal,
-        scores=K.scores,
-        heuristic=K.heuristic,
-        determinize=K.determinize,
-        max_moves=MAX_MOVES,
-    )
+    kernels = Kernels.from_module(K, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
         super().__init__(players)
