@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .core.errors import ForumlabError
+from .core.options import parse_key_values
 
 EXIT_BAD_INPUT = 2
 
@@ -21,19 +22,6 @@ class _Group(click.Group):
         except ForumlabError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
-
-
-def _parse_options(pairs: tuple[str, ...]) -> dict:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
-        try:
-            options[key.replace("-", "_")] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.replace("-", "_")] = value
-    return options
 
 
 @click.group(cls=_Group)
@@ -92,7 +80,7 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
 
     if record_path and not Path(record_path).resolve().parent.is_dir():
         raise ForumlabError(f"cannot write record {record_path}: its directory does not exist")
-    config = _parse_options(options)
+    config = parse_key_values(options)
     if players is not None:
         config["players"] = players
     g = create_game(game, config)

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import ConfigError, ForumlabError
+from ..core.options import parse_key_values
 
 DEFAULT_DB = "forumlab-results.db"
 
@@ -30,14 +31,7 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
         if game != base.game and not options and players is None:
             changes["config"] = {}
     config = dict(changes.get("config", base.config))
-    for pair in options:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--option expects KEY=VALUE, got {pair!r}")
-        try:
-            config[key.replace("-", "_")] = json.loads(value)
-        except json.JSONDecodeError:
-            config[key.replace("-", "_")] = value
+    config.update(parse_key_values(options))
     if players is not None:
         config["players"] = players
     changes["config"] = config

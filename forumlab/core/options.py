@@ -1,0 +1,24 @@
+"""KEY=VALUE game options from the command line."""
+from __future__ import annotations
+
+import json
+
+from .errors import ConfigError
+
+
+def parse_key_values(pairs) -> dict:
+    """``("max_rounds=50", "obstacles=none")`` -> ``{"max_rounds": 50, "obstacles": "none"}``.
+
+    Values are read as JSON when they parse (numbers, lists, true/false), else as text;
+    dashes in keys become underscores.
+    """
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option expects KEY=VALUE, got {pair!r}")
+        try:
+            options[key.replace("-", "_")] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.replace("-", "_")] = value
+    return options
