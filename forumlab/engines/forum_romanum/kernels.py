@@ -66,13 +66,13 @@ def new_state(players, max_rounds, seed):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_player(s):
     """Seat to move."""
     return s[PLAYER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_terminal(s):
     """True once the game has ended (naturally or by the turn cap)."""
     return s[TERMINAL] != 0
@@ -117,7 +117,9 @@ def legal_moves(s, out):
     return n
 
 
-@njit(cache=True)
+# random_move and apply_move are inlined into their callers (playouts, searches):
+# +12% random plies/s for about 4 s more of one-time compilation.
+@njit(cache=True, inline="always")
 def random_move(s, rng):
     """A uniformly random legal move without building the move list.
 
@@ -224,7 +226,7 @@ def _final_settlement(s):
                 s[SCORE + k] -= penalty
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(s, move):
     """Play a legal move in place: place/move, settle, advance the turn, test the end."""
     c = move >> 12
