@@ -275,3 +275,16 @@ def test_mcts_with_more_root_children_than_the_old_fixed_buffer():
     assert move in set(state.legal_moves().tolist())
     from forumlab.search.mcts import F_NCHILD
     assert agent._tree[0][0, F_NCHILD] == 5000
+
+
+def test_entry_point_agents_are_found(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import forumlab.agents.registry as registry
+
+    plugin = EntryPoint(name="first-move", value="tests.plugin_agent:FirstMoveAgent", group="forumlab.agents")
+    monkeypatch.setattr(registry, "entry_points", lambda group: [plugin] if group == "forumlab.agents" else [])
+    assert "first-move" in agent_names()
+    agent = create_agent("first-move(offset=2)")
+    state = create_game("forum-romanum", players=3).new_state(0)
+    assert agent.act(state) == state.legal_moves()[2]
