@@ -15,7 +15,7 @@ class AgentSpecError(ForumlabError):
     """A malformed or unknown agent spec."""
 
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def _parse_value(text: str) -> Any:
