@@ -10,7 +10,6 @@ import os
 import sys
 import tempfile
 from dataclasses import replace
-from pathlib import Path
 
 import click
 

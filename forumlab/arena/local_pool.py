@@ -1,0 +1,439 @@
+"""The local process-pool executor with a hard-limit watchdog (see forumlab.arena.executors)."""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..core.errors import ForumlabError
+from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
+                        JobFailure, _BEAT_SLOTS, _MOVES_BYTES, _OVERFLOW, _PLY, _REPORTS, _SEAT,
+                        _SERIAL, _STAMP, _SharedProgress, _local, _note, _one_line, _read_moves,
+                        _record_failure, killed_outcome, log)
+from .jobs import END_KILLED, GameJob, GameOutcome
+
+
+# --------------------------------------------------------------------------- local pool
+
+
+def default_workers() -> int:
+    """Number of CPU cores this process may use."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        n = os.process_cpu_count()
+    elif hasattr(os, "sched_getaffinity"):
+        n = len(os.sched_getaffinity(0))
+    else:
+        n = os.cpu_count()
+    return max(1, n or 1)
+
+
+def _default_start_method() -> str:
+    # forkserver: workers are forked from a small single-threaded server process
+    # started once (by the exec of a fresh interpreter) and preloaded with forumlab
+    # and the runner, so a worker (or the replacement of a killed one) starts in a
+    # few milliseconds with numba already imported, as with 'fork', but without
+    # forking a parent that has threads (tqdm's monitor, a Dask client, numba's
+    # thread pool, SQLite), which can deadlock the child. It is Python 3.14's
+    # default on Linux. 'spawn' where forkserver does not exist (Windows).
+    methods = multiprocessing.get_all_start_methods()
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _die_with_parent() -> None:
+    """Make sure a worker never outlives the tournament process."""
+    # A forkserver child inherits the write end of the pipe by which the fork server
+    # learns that its client (the tournament process) is gone. Holding it would keep
+    # the server alive after a SIGKILL of the tournament, and with it (below) the
+    # worker. Workers are daemonic and never use the fork server themselves.
+    try:
+        from multiprocessing import forkserver
+
+        server = forkserver._forkserver  # type: ignore[attr-defined]
+        if getattr(server, "_forkserver_alive_fd", None) is not None:
+            os.close(server._forkserver_alive_fd)
+            server._forkserver_alive_fd = None
+    except (ImportError, AttributeError, OSError):
+        pass
+    if sys.platform.startswith("linux"):
+        # Kernel-level: works even while a hung game holds the GIL. The 'parent' is
+        # the fork server (or, under spawn, the tournament process itself), and the
+        # fork server exits as soon as the tournament process is gone.
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()  # returns when the parent is gone (its sentinel closes)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="forumlab-parent-watch", daemon=True).start()
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: Any) -> None:
+    """Loop of a local worker process: receive a job, play it, send the result."""
+    # Ctrl-C reaches the whole process group; the parent decides what to do.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    reporter = _SharedProgress(beat, buf)
+    _local.reporter = reporter
+    fn_bytes: bytes | None = None
+    fn: GameFn | None = None
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        serial, job_fn_bytes, job = message
+        reporter.begin(serial)
+        try:
+            if job_fn_bytes != fn_bytes:
+                fn, fn_bytes = pickle.loads(job_fn_bytes), job_fn_bytes
+            reply: tuple = ("ok", serial, fn(job))  # type: ignore[misc]
+        except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
+            reply = ("error", serial, _one_line(exc), traceback.format_exc())
+        try:
+            conn.send(reply)
+        except (OSError, EOFError):
+            return  # the parent is gone
+        except Exception as exc:  # the outcome does not pickle
+            conn.send(("error", serial, "outcome cannot be sent: " + _one_line(exc),
+                       traceback.format_exc()))
+
+
+@dataclass
+class _Task:
+    serial: int
+    job: GameJob
+    dispatched: float  # time.monotonic()
+    started: float  # time.time()
+
+
+class _Worker:
+    """One worker process with its pipe and shared heartbeat memory."""
+
+    def __init__(self, ctx: Any, index: int) -> None:
+        self.beat = ctx.RawArray("d", _BEAT_SLOTS)
+        self.buf = ctx.RawArray("c", _MOVES_BYTES)
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, self.beat, self.buf),
+                                   name=f"forumlab-worker-{index}", daemon=True)
+        self.process.start()
+        child.close()
+        self.task: _Task | None = None
+
+    def ask_to_stop(self) -> None:
+        """Tell an idle worker to exit after its current message."""
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the worker: wait ``timeout`` for it to exit, then terminate, then kill."""
+        if self.process.is_alive() and timeout > 0:
+            self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(1.0)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(1.0)
+        self.conn.close()
+
+    def kill(self) -> None:
+        """SIGKILL the worker and wait for it to be gone."""
+        self.process.kill()
+        self.process.join(5.0)
+
+
+class LocalExecutor(Executor):
+    """Games in ``workers`` local processes, with a watchdog against hung agents.
+
+    Workers are started on the first :meth:`run` (no more than there are jobs)
+    and kept for later runs until :meth:`close`. Each job goes to an idle worker
+    over its own pipe, so the parent always knows which game every worker plays.
+    ``workers=1`` still uses one worker process, to keep the hard-limit guarantee;
+    use :class:`InlineExecutor` for in-process runs. See the module docstring for
+    the watchdog (``grace``, ``startup_timeout``) and error handling.
+
+    ``start_method`` defaults to 'forkserver' (see ``_default_start_method``).
+    Workers are daemonic processes: ``fn`` may start subprocesses, but not
+    ``multiprocessing`` children.
+    """
+
+    def __init__(self, workers: int | None = None, *, progress: bool = True,
+                 grace: float = DEFAULT_GRACE, startup_timeout: float = DEFAULT_STARTUP,
+                 start_method: str | None = None) -> None:
+        if workers is None:
+            workers = default_workers()
+        if workers < 1:
+            raise ForumlabError(f"a local process pool needs at least 1 worker, not {workers}")
+        self.workers = int(workers)
+        self.progress = progress
+        self.grace = float(grace)
+        self.startup_timeout = float(startup_timeout)
+        self.start_method = start_method or _default_start_method()
+        self._ctx = multiprocessing.get_context(self.start_method)
+        self._pool: list[_Worker] = []
+        self._serial = 0
+        self._started = 0
+        self._closed = False
+        self._host = socket.gethostname()
+
+    # -- pool management
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """Process ids of the live workers (for diagnostics and tests)."""
+        return [w.process.pid for w in self._pool if w.process.pid is not None]
+
+    def _preload(self, fn: GameFn) -> None:
+        if self.start_method != "forkserver":
+            return
+        # Imported once in the fork server, so every worker starts with them loaded.
+        # Only effective before the server starts (the first pool of the process).
+        # Not "__main__": a user's script without a main guard would run again there.
+        modules = [__name__]
+        module = getattr(fn, "__module__", None)
+        if module and module != "__main__":
+            modules.append(module)
+        self._ctx.set_forkserver_preload(modules)
+
+    def _spawn(self) -> _Worker:
+        self._started += 1
+        worker = _Worker(self._ctx, self._started)
+        self._pool.append(worker)
+        return worker
+
+    def _discard(self, worker: _Worker) -> None:
+        if worker in self._pool:
+            self._pool.remove(worker)
+        try:
+            worker.conn.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """Stop every worker (idle ones politely, busy ones by force)."""
+        pool, self._pool = self._pool, []
+        for worker in pool:
+            if worker.task is None:
+                worker.ask_to_stop()
+        for worker in pool:
+            worker.stop(timeout=2.0 if worker.task is None else 0)
+        self._closed = True
+
+    # -- the run loop
+
+    def _deadline(self, worker: _Worker) -> tuple[float, bool]:
+        """(monotonic time at which the worker's game counts as hung, reported yet?)"""
+        task = worker.task
+        assert task is not None
+        limit = task.job.hard_limit
+        if not limit or limit <= 0 or math.isinf(limit):
+            return math.inf, False
+        beat = worker.beat
+        if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0:
+            return max(beat[_STAMP], task.dispatched) + limit + self.grace, True
+        return task.dispatched + limit + self.grace + self.startup_timeout, False
+
+    def _receive(self, worker: _Worker, failures: list[JobFailure]) -> GameOutcome | None:
+        """Read the reply of a busy worker whose pipe is readable; None if no outcome."""
+        task = worker.task
+        assert task is not None
+        try:
+            reply = worker.conn.recv()
+        except (EOFError, OSError):
+            return self._lost(worker, failures)
+        except Exception as exc:  # the outcome does not unpickle here
+            worker.task = None
+            _record_failure(failures, JobFailure(task.job.key, "outcome cannot be received: "
+                                                 + _one_line(exc), traceback.format_exc()))
+            return None
+        worker.task = None
+        if reply[1] != task.serial:  # cannot happen: one job per worker at a time
+            raise RuntimeError(f"worker answered job {reply[1]} while playing {task.serial}")
+        if reply[0] == "ok":
+            return reply[2]
+        _record_failure(failures, JobFailure(task.job.key, reply[2], reply[3]))
+        return None
+
+    def _lost(self, worker: _Worker, failures: list[JobFailure]) -> None:
+        """A busy worker died without answering (segfault, OOM killer, kill -9)."""
+        task = worker.task
+        assert task is not None
+        worker.process.join(5.0)
+        code = worker.process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        beat = worker.beat
+        last = (f"last progress report: seat {int(beat[_SEAT])}, ply {int(beat[_PLY])}"
+                if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0
+                else "no progress report")
+        _record_failure(failures, JobFailure(
+            task.job.key, f"worker process died ({how}) while playing the game", last))
+        worker.task = None
+        self._discard(worker)
+        return None
+
+    def _kill(self, worker: _Worker, reported: bool) -> GameOutcome:
+        """Kill the worker of a hung game and return the game's record."""
+        task = worker.task
+        assert task is not None
+        stalled = time.monotonic() - (max(worker.beat[_STAMP], task.dispatched) if reported
+                                      else task.dispatched)
+        worker.kill()
+        outcome = None
+        # The game may have finished in the instant before the kill.
+        try:
+            if worker.conn.poll(0):
+                reply = worker.conn.recv()
+                if reply[0] == "ok" and reply[1] == task.serial:
+                    outcome = reply[2]
+        except (EOFError, OSError, pickle.UnpicklingError):
+            pass
+        if outcome is None:
+            job = task.job
+            beat = worker.beat
+            moves = _read_moves(beat, worker.buf)
+            if reported:
+                seat, ply = int(beat[_SEAT]), int(beat[_PLY])
+                message = (f"no progress for {stalled:.1f} s (hard limit {job.hard_limit:g} s "
+                           f"+ grace {self.grace:g} s): worker killed")
+            else:
+                seat, ply = -1, 0
+                message = (f"no progress report {stalled:.1f} s after the game was handed out "
+                           f"(hard limit {job.hard_limit:g} s + grace {self.grace:g} s + start-up "
+                           f"{self.startup_timeout:g} s): worker killed")
+            if beat[_OVERFLOW]:
+                message += f"; moves after the first {len(moves)} were not recorded"
+            outcome = killed_outcome(job, seat, ply, moves, message, started=task.started,
+                                     host=self._host)
+            log.warning("game %s: %s", job.key, message)
+        worker.task = None
+        self._discard(worker)
+        return outcome
+
+    def run(self, jobs: Sequence[GameJob], fn: GameFn, *,
+            progress: bool | None = None) -> Iterator[GameOutcome]:
+        """See :meth:`Executor.run`. Starts workers on first use."""
+        if self._closed:
+            raise ForumlabError("this executor is closed")
+        jobs = list(jobs)
+        if not jobs:
+            return
+        try:
+            fn_bytes = pickle.dumps(fn)
+        except Exception as exc:
+            raise ForumlabError(f"the game function cannot be sent to worker processes "
+                                f"({_one_line(exc)}); pass a top-level function") from exc
+        self._preload(fn)
+        pending = deque(jobs)
+        failures: list[JobFailure] = []
+        killed = 0
+        idle_deaths = 0
+        finished = False
+        bar = self._bar(len(jobs), progress)
+        outcomes: list[GameOutcome] = []
+        try:
+            while True:
+                # Keep the pool at size while there is work (replacing killed or dead
+                # workers), then hand jobs to idle workers, before yielding the last
+                # outcomes, so that workers play while the caller stores them.
+                busy_count = sum(1 for w in self._pool if w.task is not None)
+                while len(self._pool) < min(self.workers, busy_count + len(pending)):
+                    self._spawn()
+                for worker in list(self._pool):
+                    if not pending:
+                        break
+                    if worker.task is not None:
+                        continue
+                    if not worker.process.is_alive():
+                        idle_deaths += 1
+                        self._discard(worker)
+                        continue
+                    job = pending.popleft()
+                    self._serial += 1
+                    worker.task = _Task(self._serial, job, time.monotonic(), time.time())
+                    try:
+                        worker.conn.send((self._serial, fn_bytes, job))
+                    except (OSError, ValueError):
+                        worker.task = None
+                        pending.appendleft(job)
+                        idle_deaths += 1
+                        self._discard(worker)
+                if idle_deaths > 2 * self.workers + 2:
+                    raise ForumlabError("local worker processes keep dying before they get a game; "
+                                        "see the log")
+                for outcome in outcomes:
+                    yield outcome
+                outcomes = []
+                busy = [w for w in self._pool if w.task is not None]
+                if not busy:
+                    if pending:
+                        continue  # every idle worker had died: start new ones
+                    break
+                # Wait for a reply, a death, or the next watchdog deadline.
+                wake = min(self._deadline(w)[0] for w in busy)
+                timeout = min(max(wake - time.monotonic(), 0.0), 1.0)
+                waitables: dict[Any, _Worker] = {}
+                for w in busy:
+                    waitables[w.conn] = w
+                    waitables[w.process.sentinel] = w
+                ready = multiprocessing.connection.wait(list(waitables), timeout)
+                answered: set[int] = set()
+                for obj in ready:
+                    worker = waitables[obj]
+                    if id(worker) in answered or worker.task is None:
+                        continue
+                    answered.add(id(worker))
+                    if worker.conn.poll(0):
+                        outcome = self._receive(worker, failures)
+                    else:
+                        outcome = self._lost(worker, failures)
+                    bar.update(1)
+                    if outcome is not None:
+                        outcomes.append(outcome)
+                now = time.monotonic()
+                for worker in busy:
+                    if worker.task is None or id(worker) in answered:
+                        continue
+                    deadline, reported = self._deadline(worker)
+                    if now > deadline:
+                        outcome = self._kill(worker, reported)
+                        bar.update(1)
+                        killed += outcome.termination == END_KILLED
+                        outcomes.append(outcome)
+                _note(bar, killed, len(failures))
+            finished = True
+        finally:
+            bar.close()
+            if not finished:
+                # Interrupted (Ctrl-C, an error, or the caller stopped iterating):
+                # nobody will collect the games in flight, so stop their workers.
+                for worker in [w for w in self._pool if w.task is not None]:
+                    worker.stop(timeout=0)
+                    self._discard(worker)
+        if failures:
+            raise GameExecutionError(failures, len(jobs))
+
+
