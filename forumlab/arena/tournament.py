@@ -1,7 +1,6 @@
 """Running and resuming tournaments: plan -> executor -> store, one commit per game."""
 from __future__ import annotations
 
-import os
 import platform
 from pathlib import Path
 
@@ -27,14 +26,6 @@ def versions(game: str) -> dict:
         "numpy": numpy.__version__,
         "numba": numba.__version__,
     }
-
-
-def default_workers() -> int:
-    """The number of cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def warm_up(definition: TournamentDefinition) -> None:
@@ -66,7 +57,7 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
         return 0
     warm_up(definition)
     played = 0
-    with make_executor(workers or default_workers(), scheduler) as executor:
+    with make_executor(workers, scheduler) as executor:  # workers None = one per core
         for outcome in executor.run(jobs, run_job, progress=progress):
             store.record(outcome)
             played += 1
