@@ -205,6 +205,7 @@ def test_close_stops_idle_workers():
         next(executor.run(ok_jobs(1), fns.play))
 
 
+# Finds leftover worker processes through /proc, which only Linux has.
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
     script = tmp_path / "tournament.py"
@@ -241,6 +242,7 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
             proc.wait()
 
 
+# Finds leftover worker processes through /proc, which only Linux has.
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_the_workers_and_interrupts_the_tournament(tmp_path):
     script = tmp_path / "tournament.py"

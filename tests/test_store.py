@@ -425,6 +425,7 @@ FORKING_CHILD = textwrap.dedent("""
 """)
 
 
+# The scenario forks a writer process, which Windows cannot do.
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_lock_dies_with_the_writer_not_with_its_forked_workers(db):
     child = subprocess.run([sys.executable, "-c", FORKING_CHILD, str(Path(__file__).parent), str(db)],

@@ -10,7 +10,7 @@ replays exact across processes and machines.
 import numpy as np
 from numba import njit
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30 = np.uint64(30)
@@ -27,13 +27,19 @@ def make_rng(seed: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def next_u64(rng):
-    """Advance the generator and return 64 random bits as uint64."""
-    z = rng[0] + _GAMMA
-    rng[0] = z
+def mix64(z):
+    """The SplitMix64 finalizer: a bijective 64-bit mix with full avalanche (uint64)."""
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng):
+    """Advance the generator and return 64 random bits as uint64."""
+    z = rng[0] + GOLDEN_GAMMA
+    rng[0] = z
+    return mix64(z)
 
 
 @njit(cache=True, inline="always")

@@ -24,20 +24,8 @@ Zobrist table would, by storing the full key).
 import numpy as np
 from numba import njit
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-
-
-@njit(cache=True, inline="always")
-def mix64(z):
-    """The SplitMix64 finalizer: a bijective 64-bit mix with full avalanche (uint64)."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
+from ..core.rng import GOLDEN_GAMMA as _GOLDEN
+from ..core.rng import mix64
 
 
 @njit(cache=True, inline="always")
