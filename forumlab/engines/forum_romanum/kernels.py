@@ -157,17 +157,16 @@ def _refresh_open_cells(s):
     s[OPEN_CELLS] = union
 
 
-@njit(cache=True)
-def _settle(s, r):
-    """Settle full region r if one colour holds the majority (else it is deadlocked)."""
-    mask = REGION_MASKS[r]
-    n_colours = s[N_COLOURS]
+@njit(cache=True, inline="always")
+def _count_extremes(s, mask):
+    """(highest count, colours with it, first such colour, lowest count, colours with
+    it) of the colours' pieces inside ``mask``."""
     hi = -1
     n_hi = 0
     hi_colour = -1
     lo = 99
     n_lo = 0
-    for k in range(n_colours):
+    for k in range(s[N_COLOURS]):
         cnt = popcount(s[BOARD + k] & mask)
         if cnt > hi:
             hi, n_hi, hi_colour = cnt, 1, k
@@ -177,6 +176,15 @@ def _settle(s, r):
             lo, n_lo = cnt, 1
         elif cnt == lo:
             n_lo += 1
+    return hi, n_hi, hi_colour, lo, n_lo
+
+
+@njit(cache=True)
+def _settle(s, r):
+    """Settle full region r if one colour holds the majority (else it is deadlocked)."""
+    mask = REGION_MASKS[r]
+    n_colours = s[N_COLOURS]
+    hi, n_hi, hi_colour, lo, n_lo = _count_extremes(s, mask)
     if n_hi != 1:
         return
     s[SCORE + hi_colour] += REGION_VALUES[r]
@@ -298,21 +306,9 @@ def _estimated_colour_scores(s, est):
         # Discounted so that settling a region now beats keeping an open lead that
         # the next players may still contest or deadlock.
         weight = _POTENTIAL * frac
-        hi = -1
-        n_hi = 0
-        lo = 99
-        n_lo = 0
+        hi, n_hi, _, lo, n_lo = _count_extremes(s, mask)
         for k in range(n_colours):
-            cnt = popcount(s[BOARD + k] & mask)
-            counts[k] = cnt
-            if cnt > hi:
-                hi, n_hi = cnt, 1
-            elif cnt == hi:
-                n_hi += 1
-            if cnt < lo:
-                lo, n_lo = cnt, 1
-            elif cnt == lo:
-                n_lo += 1
+            counts[k] = popcount(s[BOARD + k] & mask)
         lead_value = REGION_VALUES[r] if n_hi == 1 else 4
         penalty = 4.0 if n_lo == 1 else 2.0
         for k in range(n_colours):
