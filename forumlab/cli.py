@@ -89,8 +89,9 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
     seats = [create_agent(spec, seed=derive_seed(seed, "agent", i)) for i, spec in enumerate(specs)]
     state = g.new_state(seed)
+    color = sys.stdout.isatty()
     if show:
-        click.echo(state.render())
+        click.echo(state.render(color))
     while not state.is_terminal:
         seat = state.current_player
         move = seats[seat].act(state.copy())
@@ -98,7 +99,7 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         state.play(move)
         if show:
             click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
-            click.echo(state.render())
+            click.echo(state.render(color))
     result = state.result()
     result["agents"] = specs
     if as_json:
@@ -132,7 +133,7 @@ def replay(path, as_json):
     if as_json:
         click.echo(json.dumps(result))
     else:
-        click.echo(state.render())
+        click.echo(state.render(sys.stdout.isatty()))
         _print_result(result)
 
 

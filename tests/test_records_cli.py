@@ -412,3 +412,18 @@ def test_console_script_plays_and_replays_in_a_subprocess(tmp_path):
     in_process = run("play", "forum-romanum", "-p", "3", "--seed", "21", "-o", "max_rounds=5", "--json")
     assert json.loads(in_process.stdout) == res
     assert json.loads(run("replay", path, "--json").stdout) == {k: v for k, v in res.items() if k != "agents"}
+
+
+def test_colour_rendering_paints_only_the_grid():
+    from forumlab.core.registry import create_game
+
+    for name, options, moves in (("forum-romanum", {}, ["d4", "a1"]),
+                                 ("forma", {"obstacles": "none"}, ["I1/0@a1"])):
+        state = create_game(name, players=3, **options).new_state(0)
+        for m in moves:
+            state.play(m)
+        plain, painted = state.render(), state.render(color=True)
+        assert "\x1b[" not in plain and "\x1b[1;31mA\x1b[0m" in painted
+        # Removing the escape codes gives the plain picture back.
+        import re
+        assert re.sub(r"\x1b\[[0-9;]*m", "", painted) == plain

@@ -225,9 +225,14 @@ class State:
             self.game.kernels.apply_move(replay.array, code)
         return texts
 
-    def render(self) -> str:
-        """A terminal picture of the position."""
-        return self.game.render(self.array)
+    def render(self, color: bool = False) -> str:
+        """A terminal picture of the position (with ANSI colours if ``color``)."""
+        picture = self.game.render(self.array)
+        if color:
+            from .display import colourize
+
+            picture = colourize(picture)
+        return picture
 
     def to_json(self) -> dict[str, Any]:
         """The position as a record-compatible dict (game, config, seed, moves)."""
