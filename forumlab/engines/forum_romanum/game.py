@@ -60,9 +60,11 @@ class ForumRomanum(Game):
     min_players = 2
     max_players = 6
     # Random playouts are nearly pure noise here (random games run to the turn cap),
-    # so MCTS scores new leaves with the heuristic and expands the top two plies
+    # so MCTS scores new leaves with the heuristic and expands the top plies
     # best-first; c and hscale were tuned against greedy (benchmarks/strength.py).
-    mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3}
+    # Implicit minimax backups (imm=0.5) lifted MCTS(1000) against paranoid(depth=3)
+    # and greedy from 30% to 48% of wins (3 players, 30 and 60 games).
+    mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3, "imm": 0.5}
     kernels = Kernels.from_module(K, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
