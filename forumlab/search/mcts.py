@@ -332,7 +332,10 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
             plies += 1
-        _evaluate(s, reward_kind, hscale, reward)
+        if use_imm and expanded and rollout == ROLLOUT_NONE:
+            reward[:] = leaf_value  # the leaf was just scored: same position, same value
+        else:
+            _evaluate(s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------
         while node != -1:
             nodes[node, F_VISITS] += 1
