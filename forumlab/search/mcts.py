@@ -132,6 +132,21 @@ def _rollout_move(s, rng, policy, epsilon):
 
 
 @njit(cache=True, inline="always")
+def _selection_value(nodes, rewards, ch, mover, n_players, log_parent, c, imm_alpha,
+                     use_history, history, history_weight):
+    """UCB1 value of child ch for the mover: mean reward mixed with the implicit
+    minimax value, plus exploration (log_parent = log of the parent's visits, or of
+    the child's availability count under ISMCTS), plus the progressive-history bonus."""
+    v = nodes[ch, F_VISITS]
+    q = rewards[ch, mover] / v
+    val = (1.0 - imm_alpha) * q + imm_alpha * rewards[ch, n_players + mover]
+    val += c * np.sqrt(log_parent / v)
+    if use_history:
+        val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
+    return val
+
+
+@njit(cache=True, inline="always")
 def _trace(trace_player, trace_move, n_trace, mover, move):
     """Remember (mover, move) of this iteration for progressive history; new length."""
     if n_trace < trace_move.shape[0]:
@@ -255,12 +270,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                 best_v = -1e300
                 ch = nodes[node, F_CHILD]
                 while ch != -1:
-                    v = nodes[ch, F_VISITS]
-                    q = rewards[ch, mover] / v
-                    val = (1.0 - imm_alpha) * q + imm_alpha * rewards[ch, n_players + mover]
-                    val += c * np.sqrt(log_n / v)
-                    if use_history:
-                        val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
+                    val = _selection_value(nodes, rewards, ch, mover, n_players, log_n, c, imm_alpha,
+                                           use_history, history, history_weight)
                     if val > best_v:
                         best_v = val
                         best = ch
@@ -302,12 +313,9 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                 while ch != -1:
                     i = np.searchsorted(sorted_moves, nodes[ch, F_MOVE])
                     if i < n and sorted_moves[i] == nodes[ch, F_MOVE]:
-                        v = nodes[ch, F_VISITS]
-                        q = rewards[ch, mover] / v
-                        val = (1.0 - imm_alpha) * q + imm_alpha * rewards[ch, n_players + mover]
-                        val += c * np.sqrt(np.log(nodes[ch, F_AVAIL]) / v)
-                        if use_history:
-                            val += _history_bonus(history, mover, nodes[ch, F_MOVE], history_weight, v, q)
+                        val = _selection_value(nodes, rewards, ch, mover, n_players,
+                                               np.log(nodes[ch, F_AVAIL]), c, imm_alpha,
+                                               use_history, history, history_weight)
                         if val > best_v:
                             best_v = val
                             best = ch
