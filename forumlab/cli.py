@@ -61,6 +61,10 @@ def agents():
     click.echo("\nEvery agent also takes seed=N. Third-party agents: 'package.module:Class(k=v)'.")
 
 
+EXIT_AGENT_FAILED = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+
+
 @main.command()
 @click.argument("game")
 @click.option("--players", "-p", type=int, default=None, help="Number of players.")
@@ -68,10 +72,14 @@ def agents():
 @click.option("--agents", "-a", default=None, help="Comma-separated agent specs, one per seat (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option, e.g. max_rounds=50.")
 @click.option("--show", is_flag=True, help="Show the board after every move.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the game record here.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record here (also what was played if the game is interrupted).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def play(game, players, seed, agents, options, show, record_path, as_json):
-    """Play one game of GAME between agents."""
+    """Play one game of GAME between agents.
+
+    Ctrl-C stops the game (exit 130), and an agent that raises or plays an illegal move
+    stops it too (exit 1); either way --record still writes the moves played so far."""
     from .agents.registry import create_agent
     from .agents.spec import split_specs
     from .core.rng import derive_seed
@@ -87,19 +95,21 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     specs = split_specs(agents) if agents else ["random"] * g.players
     if len(specs) != g.players:
         raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
-    seats = [create_agent(spec, seed=derive_seed(seed, "agent", i)) for i, spec in enumerate(specs)]
+    seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
+                 for i, spec in enumerate(specs)]
+    seats = [create_agent(info["spec"], seed=info["seed"]) for info in seat_info]
     state = g.new_state(seed)
-    color = sys.stdout.isatty()
-    if show:
-        click.echo(state.render(color))
-    while not state.is_terminal:
-        seat = state.current_player
-        move = seats[seat].act(state.copy())
-        text = g.format_move(state.array, move)
-        state.play(move)
-        if show:
-            click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
-            click.echo(state.render(color))
+    try:
+        _play_out(state, seats, specs, show)
+    except KeyboardInterrupt:
+        _stop_early(state, record_path, seat_info, {"cause": "interrupted (Ctrl-C)"},
+                    "interrupted", EXIT_INTERRUPTED)
+    except _AgentFailed as failure:
+        seat, error = failure.args
+        _stop_early(state, record_path, seat_info,
+                    {"cause": "agent error", "seat": seat, "agent": specs[seat], "error": error},
+                    f"error: seat {seat} ({specs[seat]}) failed at ply {len(state.history) + 1}: {error}",
+                    EXIT_AGENT_FAILED)
     result = state.result()
     result["agents"] = specs
     if as_json:
@@ -107,7 +117,50 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     else:
         _print_result(result)
     if record_path:  # after printing, so a bad path cannot cost the user the result
-        Record.from_state(state).save(record_path)
+        Record.from_state(state, agents=seat_info).save(record_path)
+
+
+class _AgentFailed(Exception):
+    """An agent raised, or returned a move that cannot be played: args (seat, one-line error)."""
+
+
+def _play_out(state, seats, specs, show) -> None:
+    """Play ``state`` to the end; _AgentFailed names the first seat whose agent fails."""
+    color = sys.stdout.isatty()
+    if show:
+        click.echo(state.render(color))
+    while not state.is_terminal:
+        seat = state.current_player
+        try:
+            move = seats[seat].act(state.copy())
+            text = state.game.format_move(state.array, move)
+            state.play(move)
+        except Exception as exc:  # the agent's failure (KeyboardInterrupt is not caught)
+            error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0]
+            raise _AgentFailed(seat, error) from exc
+        if show:
+            click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
+            click.echo(state.render(color))
+
+
+def _stop_early(state, record_path, seat_info, interrupted, message, code) -> None:
+    """Report a game stopped before its end, write the moves played so far as a record
+    (with an ``interrupted`` field saying why), and exit with ``code``."""
+    from .core.record import Record
+
+    played = state.game.new_state(state.seed)
+    for move in state.history:  # replayed, in case the stop came between a move and its bookkeeping
+        played.play(move)
+    plies = len(played.history)
+    if record_path:
+        record = Record.from_state(played, agents=seat_info)
+        record.extra["interrupted"] = dict(interrupted, after_plies=plies)
+        record.save(record_path)
+        message += f"; the record of the {plies} plies played is in {record_path}"
+    else:
+        message += f" after {plies} plies"
+    click.echo(message, err=True)
+    sys.exit(code)
 
 
 def _print_result(result: dict) -> None:
@@ -125,15 +178,22 @@ def _print_result(result: dict) -> None:
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def replay(path, as_json):
-    """Replay a game record and print the final position and scores."""
-    from .core.record import load_record, replay as replay_record
+    """Replay a game record (a file from 'play --record', 'export --game', or one line of
+    'export --format jsonl') and print the final position and scores. Warns on stderr when
+    the record's stored result or setup disagrees with the replay."""
+    from .core.record import load_record, replay_checked
 
-    state = replay_record(load_record(path))
+    record = load_record(path)
+    state, warnings = replay_checked(record)
+    for warning in warnings:  # the replay stands; the record's stored facts are suspect
+        click.echo(f"warning: {warning}", err=True)
     result = state.result()
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(state.render(sys.stdout.isatty()))
+        if record.agents is not None and len(record.agents) == len(result["scores"]):
+            result["agents"] = [str(a.get("label", a.get("spec", "?"))) for a in record.agents]
         _print_result(result)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from forumlab.arena.export import CSV_COLUMNS, export_csv, export_jsonl
+from forumlab.arena.export import CSV_COLUMNS, export_csv, export_jsonl, outcome_from_record
 from forumlab.arena.jobs import END_CAP, END_RULES, FAULT_ILLEGAL, FAULT_TIMEOUT, Fault, GameOutcome
 from forumlab.arena.store import APPLICATION_ID, ResultStore, StoreError
 from forumlab.core.errors import ForumlabError
@@ -477,23 +477,35 @@ def test_export_csv(db):
 
 
 def test_export_jsonl(db):
+    """Each line is a game record: record fields, agents, result and the tournament's facts,
+    from which the stored outcome is rebuilt exactly (replaying is tested in
+    tests/test_records_export.py; these moves are placeholders)."""
     out = io.StringIO()
     with small_store(db) as store:
         assert export_jsonl(store, out) == 2
-        expected = [o.to_json() for o in store.outcomes()]
+        expected = store.outcomes()
         tid = store.tournament_id
     lines = out.getvalue().splitlines()
     assert len(lines) == 2
     games = [json.loads(line) for line in lines]
     for game, want in zip(games, expected):
+        assert game["format"] == "forumlab-record/1"
         assert game["game"] == "forma" and game["config"] == {"players": 2}
-        assert game["tournament"] == tid
-        assert game["versions"] == {"forumlab": "0.1.0"}
-        assert isinstance(game.pop("recorded"), float)
-        for extra in ("game", "config", "tournament", "versions"):
-            game.pop(extra)
-        assert game == want
-    assert games[1]["faults"] == [
+        assert game["tournament"]["id"] == tid
+        assert game["tournament"]["versions"] == {"forumlab": "0.1.0"}
+        assert isinstance(game["tournament"]["recorded"], float)
+        assert outcome_from_record(game) == want
+        # Forma's default obstacles are random: the record carries the layout of seed 7.
+        assert len(game["setup"]["obstacles"]) == 25 and isinstance(game["setup"]["tower"], str)
+    assert games[0]["seed"] == 7 and games[0]["moves"] == ["a1", "b2", "c3"]
+    assert games[0]["agents"] == [{"label": "alice", "spec": "random", "seed": 11},
+                                  {"label": "bob", "spec": "greedy", "seed": 12}]
+    assert games[0]["result"] == {"scores": [3.0, 1.5], "ranks": [1, 2], "plies": 3,
+                                  "termination": "end", "faults": []}
+    assert {k: games[0]["tournament"][k] for k in ("key", "group", "lineup", "rotation", "move_seconds",
+                                                  "moves_made", "started", "finished", "host")} == {
+        "key": "L0000-G000-R00", "group": "L0000-G000", "lineup": 0, "rotation": 0,
+        "move_seconds": [0.25, 0.5], "moves_made": [2, 1], "started": 100.0, "finished": 101.0, "host": "h1"}
+    assert games[1]["result"]["faults"] == [
         {"seat": 1, "ply": 2, "kind": "exception", "message": "ValueError: boom"},
         {"seat": 1, "ply": 4, "kind": "hang", "message": "cut off"}]
-    assert GameOutcome.from_json(games[0]).moves == ["a1", "b2", "c3"]

@@ -181,15 +181,33 @@ def ratings(db, as_json, as_csv, anchor, bootstrap, seed):
 
 @click.command()
 @click.argument("db", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), required=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default=None,
+              help="jsonl: one game record per line; csv: one row per game and seat.")
+@click.option("--game", "game_key", default=None, metavar="KEY",
+              help="Write only this game (its key, e.g. L0001-G000-R00) as one game record file.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File (default stdout).")
-def export(db, fmt, output):
-    """Export every game of DB as JSONL (one game per line) or CSV (one row per seat)."""
-    from .export import EXPORTERS
+def export(db, fmt, game_key, output):
+    """Export every game of DB as JSONL (one game record per line, each one replayable with
+    'forumlab replay') or CSV (one row per seat); or, with --game KEY, one game's record."""
+    from .export import EXPORTERS, find_game_record
     from .store import ResultStore
 
+    if game_key is None and fmt is None:
+        raise ConfigError("choose --format jsonl or --format csv (or --game KEY for one game)")
+    if game_key is not None and fmt is not None:
+        raise ConfigError("--game writes one game record (a JSON file); leave out --format")
+    if output is not None and os.path.exists(output) and os.path.exists(db) and os.path.samefile(output, db):
+        raise ConfigError(f"--output {output} is the results file itself")
     with ResultStore.open(db, readonly=True) as store:
-        if output is None:
+        if game_key is not None:
+            from ..core.record import Record
+
+            record = find_game_record(store, game_key)
+            if output is not None:
+                Record.from_json(record).save(output)
+            else:
+                click.echo(json.dumps(record, indent=1))
+        elif output is None:
             EXPORTERS[fmt](store, sys.stdout)
         else:
             try:

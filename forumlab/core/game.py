@@ -125,6 +125,17 @@ class Game(ABC):
         """Plies played so far."""
         raise NotImplementedError
 
+    def setup_record(self, start: "State") -> dict[str, Any]:
+        """The part of the setup that the seed drew at random, as config options that fix it.
+
+        ``start`` is the position at the start of a game (``new_state(seed)``). Merged into
+        ``config``, the returned options give a game with the same start position whose
+        setup no longer depends on this project's RNG, so a game record can carry its setup
+        for other implementations (and ``replay`` can check it against the seed). Empty (the
+        default) when the config alone fixes the setup.
+        """
+        return {}
+
     # ---- convenience ---------------------------------------------------------------
     def new_state(self, seed: int = 0) -> "State":
         """A fresh game from a seed (the seed drives every chance event)."""

@@ -1,12 +1,32 @@
 """Game records: JSON files that replay a game exactly from (game, config, seed, moves).
 
 ```json
-{"format": "forumlab-record/1", "game": "forum-romanum",
- "config": {"players": 3, "max_rounds": 100}, "seed": 7,
- "moves": ["d4", "a1", "..."], "result": {"scores": [...], ...}}
+{"format": "forumlab-record/1", "game": "forma",
+ "config": {"players": 3, "obstacles": "random", "tower": null}, "seed": 7,
+ "setup": {"obstacles": ["c1", "..."], "tower": "k9"},
+ "moves": ["P5/3@h7", "..."],
+ "agents": [{"label": "random", "spec": "random", "seed": 123}, "..."],
+ "result": {"scores": [...], "ranks": [...], ...}}
 ```
-``result`` is optional and informative only: replay recomputes it. A record may
-stop before the end of the game; replay then reports the position reached.
+Only ``format``, ``game``, ``config``, ``seed`` and ``moves`` are needed to replay. The
+other fields are optional:
+
+- ``setup``: the part of the setup the seed drew at random, as config options that fix it
+  (:meth:`forumlab.core.game.Game.setup_record`; Forma's stone and tower squares), so that
+  another implementation can replay the game without this project's RNG. ``replay`` checks
+  it against the setup the seed gives; when they differ (e.g. a record from a version whose
+  random layouts were drawn differently) it warns and replays with the record's setup.
+- ``agents``: one object per seat (``label``, ``spec``, ``seed``), informative.
+- ``result``: the stored result. ``replay`` recomputes the result and warns when a stored
+  field it also computes (``scores``, ``ranks``, ``winners``, ``plies``, ``terminal``,
+  ``truncated``, game-specific fields) disagrees. A ``faults`` list (objects with a ``seat``)
+  means the arena's fault policy ranked those seats below every seat without a fault; the
+  ``ranks`` are checked against that. ``termination`` ``"end"`` (the rules ended the game) and
+  ``"cap"`` (the turn cap did) are checked against ``terminal``/``truncated``.
+- Any other field (e.g. a tournament export's ``tournament`` object, or ``interrupted``) is
+  kept as it is when a record is loaded and saved again.
+
+A record may stop before the end of the game; replay then reports the position reached.
 """
 from __future__ import annotations
 
@@ -15,22 +35,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .errors import ForumlabError, IllegalMoveError, RecordError
 from .game import State
+from .ranks import shared_ranks
 from .registry import create_game
 
 RECORD_FORMAT = "forumlab-record/1"
+# The fields this module reads; every other field of a record is kept in Record.extra.
+_FIELDS = ("format", "game", "config", "seed", "setup", "moves", "agents", "result")
+# What a stored "termination" says about the replayed result (other values are not checked).
+_TERMINATIONS = {"end": {"terminal": True, "truncated": False}, "cap": {"terminal": True, "truncated": True}}
 
 
 @dataclass
 class Record:
-    """One game: what is needed to replay it, plus an optional stored result."""
+    """One game: what is needed to replay it, plus optional setup, agents, stored result
+    and any further fields (``extra``, kept as they are)."""
 
     game: str
     config: dict[str, Any]
     seed: int
     moves: list[str]
     result: dict[str, Any] | None = field(default=None)
+    setup: dict[str, Any] = field(default_factory=dict)
+    agents: list[dict[str, Any]] | None = field(default=None)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
@@ -39,10 +70,15 @@ class Record:
             "game": self.game,
             "config": self.config,
             "seed": self.seed,
-            "moves": self.moves,
         }
+        if self.setup:
+            data["setup"] = self.setup
+        data["moves"] = self.moves
+        if self.agents is not None:
+            data["agents"] = self.agents
         if self.result is not None:
             data["result"] = self.result
+        data.update(self.extra)
         return data
 
     @classmethod
@@ -64,18 +100,31 @@ class Record:
         moves = data.get("moves")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("record field 'moves' must be a list of strings")
+        setup = data.get("setup", {})
+        if not isinstance(setup, dict):
+            raise RecordError("record field 'setup' must be an object")
+        agents = data.get("agents")
+        if agents is not None and not (isinstance(agents, list) and all(isinstance(a, dict) for a in agents)):
+            raise RecordError("record field 'agents' must be a list of objects")
         result = data.get("result")
-        return cls(game, config, seed, moves, result if isinstance(result, dict) else None)
+        extra = {k: v for k, v in data.items() if k not in _FIELDS}
+        return cls(game, config, seed, moves, result if isinstance(result, dict) else None,
+                   setup, agents, extra)
 
     @classmethod
-    def from_state(cls, state: State, with_result: bool = True) -> "Record":
-        """The record of a game played so far."""
+    def from_state(cls, state: State, with_result: bool = True,
+                   agents: list[dict[str, Any]] | None = None) -> "Record":
+        """The record of a game played so far, with its random setup (if any) and, if
+        given, the agents per seat."""
+        game = state.game
         return cls(
-            state.game.name,
-            state.game.config,
+            game.name,
+            game.config,
             state.seed,
             state.move_texts(),
             state.result() if with_result else None,
+            game.setup_record(game.new_state(state.seed)),
+            agents,
         )
 
     def save(self, path: str | Path) -> None:
@@ -98,17 +147,35 @@ def load_record(path: str | Path) -> Record:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":  # e.g. a whole JSONL export rather than one of its lines
+            raise RecordError(f"{path} holds more than one JSON value (line {exc.lineno}); a record "
+                              "file holds one game: save one line of a JSONL export, or use "
+                              "'forumlab export DB --game KEY'") from None
         raise RecordError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     return Record.from_json(data)
 
 
 def replay(record: Record) -> State:
     """Replay a record through the engine; RecordError names the first bad ply."""
-    try:
-        game = create_game(record.game, record.config)
-        state = game.new_state(record.seed)
-    except ForumlabError as exc:
-        raise RecordError(str(exc)) from None
+    return replay_checked(record)[0]
+
+
+def replay_checked(record: Record) -> tuple[State, list[str]]:
+    """Replay a record and check it: the position reached, and one warning line (without
+    a ``warning:`` prefix) per check that failed: a ``setup`` that differs from the one the
+    seed gives (the replay then uses the record's setup), and a stored ``result`` that
+    disagrees with the replayed one.
+
+    Args:
+        record: the record to replay.
+
+    Returns:
+        (the replayed state, the warnings).
+
+    Raises:
+        RecordError: a config the game refuses, a bad ``setup``, or the first illegal move.
+    """
+    state, warnings = _start_position(record)
     for ply, text in enumerate(record.moves, start=1):
         if state.is_terminal:
             raise RecordError(f"ply {ply}: move {text!r} after the end of the game")
@@ -116,4 +183,45 @@ def replay(record: Record) -> State:
             state.play(text)
         except IllegalMoveError as exc:
             raise RecordError(f"ply {ply}: illegal move {text!r}: {exc}") from None
-    return state
+    if record.result is not None:
+        disagreements = result_disagreements(record.result, state)
+        if disagreements:
+            warnings.append("the record's stored result disagrees with the replay: " + "; ".join(disagreements))
+    return state, warnings
+
+
+def _start_position(record: Record) -> tuple[State, list[str]]:
+    """The start position from (game, config, seed), cross-checked against ``setup``."""
+    try:
+        state = create_game(record.game, record.config).new_state(record.seed)
+    except ForumlabError as exc:
+        raise RecordError(str(exc)) from None
+    if not record.setup:
+        return state, []
+    try:
+        fixed = create_game(record.game, {**record.config, **record.setup}).new_state(record.seed)
+    except ForumlabError as exc:
+        raise RecordError(f"record field 'setup': {exc}") from None
+    if np.array_equal(fixed.array, state.array):
+        return state, []
+    return fixed, [f"the record's setup differs from the one seed {record.seed} gives in this version "
+                   "of the engine; replaying with the record's setup"]
+
+
+def result_disagreements(stored: dict[str, Any], state: State) -> list[str]:
+    """How a stored result disagrees with the result of ``state``, one short phrase per
+    field (empty if it agrees); fields the replay does not compute are not checked."""
+    replayed = state.result()
+    faults = stored.get("faults")
+    faulty = {f.get("seat") for f in faults if isinstance(f, dict) and isinstance(f.get("seat"), int)} \
+        if isinstance(faults, list) else set()
+    if faulty:  # the arena's fault policy: faulty seats rank below every clean seat
+        replayed["ranks"] = shared_ranks([(seat not in faulty, score)
+                                          for seat, score in enumerate(replayed["scores"])])
+    out = [f"{key} {stored[key]!r} stored, {value!r} replayed"
+           for key, value in replayed.items() if key in stored and stored[key] != value]
+    termination = stored.get("termination")
+    implied = _TERMINATIONS.get(termination, {}) if isinstance(termination, str) else {}
+    out += [f"termination {stored['termination']!r} stored, but the replay has {key}={replayed[key]}"
+            for key, value in implied.items() if replayed[key] != value]
+    return out

@@ -142,6 +142,15 @@ class Forma(Game):
             return [], -1
         return list(self._stones), self._tower_square
 
+    def setup_record(self, start) -> dict[str, Any]:
+        """With ``obstacles="random"``: the stone and tower squares the seed drew, as the
+        explicit ``obstacles``/``tower`` options (stones in square order)."""
+        if self.obstacles != "random":
+            return {}
+        stones, tower = obstacle_squares(start.array)
+        return {"obstacles": [square_name(q) for q in stones],
+                "tower": square_name(tower) if tower >= 0 else None}
+
     def initial_array(self, seed: int) -> np.ndarray:
         stones, tower = self.layout(seed)
         return K.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
