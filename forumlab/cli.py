@@ -136,7 +136,7 @@ def _play_out(state, seats, specs, show) -> None:
             text = state.game.format_move(state.array, move)
             state.play(move)
         except Exception as exc:  # the agent's failure (KeyboardInterrupt is not caught)
-            error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0]
+            error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
             raise _AgentFailed(seat, error) from exc
         if show:
             click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")

@@ -46,8 +46,9 @@ _AGENT_FIELDS = {"labels": "label", "specs": "spec", "agent_seeds": "seed"}
 _PROVENANCE = ("id", "recorded", "versions")
 
 
-def iter_game_records(store: ResultStore) -> Iterator[dict[str, Any]]:
-    """The store's games as record dicts (see the module docstring), in recording order."""
+def iter_game_records(store: ResultStore, key: str | None = None) -> Iterator[dict[str, Any]]:
+    """The store's games (only the one with this key, if given) as record dicts (see the
+    module docstring), in recording order."""
     definition = store.definition
     game = create_game(definition.get("game"), definition.get("config"))
 
@@ -56,6 +57,8 @@ def iter_game_records(store: ResultStore) -> Iterator[dict[str, Any]]:
         return game.setup_record(game.new_state(seed))
 
     for outcome, provenance in store.iter_records():
+        if key is not None and outcome.key != key:
+            continue
         yield outcome_record(outcome, definition, store.tournament_id, provenance, setup(outcome.seed))
 
 
@@ -96,9 +99,8 @@ def outcome_from_record(data: dict[str, Any]) -> GameOutcome:
 def find_game_record(store: ResultStore, key: str) -> dict[str, Any]:
     """The record of the game with this key (e.g. ``L0001-G000-R00``); ForumlabError if the
     store holds no such game."""
-    for record in iter_game_records(store):
-        if record["tournament"]["key"] == key:
-            return record
+    for record in iter_game_records(store, key):
+        return record
     raise ForumlabError(f"{store.path} holds no game {key!r} (game keys look like L0000-G000-R00; "
                         "'forumlab export DB --format csv' lists them)")
 
