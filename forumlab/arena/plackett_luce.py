@@ -60,7 +60,9 @@ probability statements of the model are unchanged by such a shift.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -110,7 +112,7 @@ class RatedGame:
             raise RatingsError(
                 f"game in group {self.group!r}: {n} agents but {len(ranks)} ranks and {len(scores)} scores"
             )
-        expected = tuple(1 + sum(1 for o in ranks if o < r) for r in ranks)
+        expected = _competition_ranks(ranks)
         if ranks != expected:
             raise RatingsError(
                 f"game in group {self.group!r}: ranks {ranks} are not competition-style "
@@ -121,6 +123,13 @@ class RatedGame:
     def players(self) -> int:
         """Number of seats."""
         return len(self.agents)
+
+
+@functools.lru_cache(maxsize=4096)
+def _competition_ranks(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """The competition-style ranks of the order ``ranks`` describes (cached: a tournament has
+    few distinct finishing patterns and many games)."""
+    return tuple(1 + sum(1 for o in ranks if o < r) for r in ranks)
 
 
 def as_rated_game(record) -> RatedGame:
@@ -234,7 +243,7 @@ class _Block:
     """All games with one player count, as arrays of choice stages."""
 
     n: int
-    game_index: np.ndarray  # (G,) position of each game in the full game list
+    weight: np.ndarray  # (G,) how many games share this pattern of seated agents and ranks
     feat: np.ndarray  # (K, n + T) candidate features: member weights 1/k, then tie-size one-hot
     feat_outer: np.ndarray  # (K, (n + T)^2) row-wise outer products of feat
     size_param: np.ndarray  # (K,) index into the padded parameter vector of log nu_|cand|
@@ -249,6 +258,11 @@ class _Block:
 class _Design:
     """Parameter layout and compiled stages for a list of games.
 
+    Games with the same agents in the same seats and the same ranks contribute the same
+    likelihood term, so each such *pattern* is compiled once and weighted by its count: a
+    tournament of a few agents has at most (seatings x weak orders) patterns however many
+    games it holds, which makes a fit of 30,000 games cost about as much as one of 1,000.
+
     Parameter vector: ``[theta (A) | delta seats (sum of n-1 over player counts) | log nu (D-1)]``;
     index ``P`` (one past the end) is a padding slot that is always 0.
     """
@@ -256,11 +270,13 @@ class _Design:
     def __init__(self, games: Sequence[RatedGame]):
         if not games:
             raise RatingsError("no games to rate")
-        self.games = list(games)
-        self.agents = tuple(sorted({a for g in games for a in g.agents}))
+        self.n_games = len(games)
+        counts = Counter((g.agents, g.ranks) for g in games)
+        patterns = list(counts)  # (agents, ranks), in order of first appearance
+        self.agents = tuple(sorted({a for agents, _ in patterns for a in agents}))
         agent_ix = {a: i for i, a in enumerate(self.agents)}
-        self.player_counts = tuple(sorted({g.players for g in games}))
-        self.max_tie = max(max(bin(m).count("1") for m in _stage_masks(g.ranks)) for g in games)
+        self.player_counts = tuple(sorted({len(agents) for agents, _ in patterns}))
+        self.max_tie = max(max(bin(m).count("1") for m in _stage_masks(ranks)) for _, ranks in patterns)
         n_agents = len(self.agents)
         self.seat_offset: dict[int, int] = {}
         off = n_agents
@@ -274,7 +290,7 @@ class _Design:
 
         self.blocks: list[_Block] = []
         for n in self.player_counts:
-            idx = [i for i, g in enumerate(games) if g.players == n]
+            idx = [i for i, (agents, _) in enumerate(patterns) if len(agents) == n]
             d = min(self.max_tie, n)
             cands = [m for m in range(1, 1 << n) if bin(m).count("1") <= d]
             cand_ix = {m: k for k, m in enumerate(cands)}
@@ -296,8 +312,8 @@ class _Design:
             slot_param = np.full((len(idx), width, 2), pad)
             stage_game, stage_remaining, stage_chosen, game_start = [], [], [], []
             for j, gi in enumerate(idx):
-                g = games[gi]
-                for s, a in enumerate(g.agents):
+                agents, ranks = patterns[gi]
+                for s, a in enumerate(agents):
                     item_param[j, s, 0] = agent_ix[a]
                     if s:
                         item_param[j, s, 1] = self.seat_offset[n] + s - 1
@@ -306,7 +322,7 @@ class _Design:
                     slot_param[j, n + t, 0] = self.tie_offset + t
                 game_start.append(len(stage_game))
                 remaining = (1 << n) - 1
-                for mask in _stage_masks(g.ranks):
+                for mask in _stage_masks(ranks):
                     # A stage is a real choice unless a single entry is left.
                     if remaining & (remaining - 1):
                         stage_game.append(j)
@@ -318,7 +334,7 @@ class _Design:
             self.blocks.append(
                 _Block(
                     n=n,
-                    game_index=np.array(idx),
+                    weight=np.array([counts[patterns[i]] for i in idx], dtype=float),
                     feat=feat,
                     feat_outer=feat_outer,
                     size_param=size_param,
@@ -346,15 +362,16 @@ class _Design:
             expu = np.exp(util - top)
             tot = expu.sum(axis=1, keepdims=True)
             rows = np.arange(len(b.stage_chosen))
-            ll += float(np.sum(util[rows, b.stage_chosen] - top[:, 0] - np.log(tot[:, 0])))
+            stage_ll = util[rows, b.stage_chosen] - top[:, 0] - np.log(tot[:, 0])
+            ll += float(b.weight[b.stage_game] @ stage_ll)
             if not derivatives:
                 continue
             prob = expu / tot
             mean = prob @ b.feat  # (S, width)
             g_stage = b.feat[b.stage_chosen] - mean
             h_stage = prob @ b.feat_outer - (mean[:, :, None] * mean[:, None, :]).reshape(len(rows), -1)
-            g_game = np.add.reduceat(g_stage, b.game_start, axis=0)
-            h_game = np.add.reduceat(h_stage, b.game_start, axis=0)
+            g_game = np.add.reduceat(g_stage, b.game_start, axis=0) * b.weight[:, None]
+            h_game = np.add.reduceat(h_stage, b.game_start, axis=0) * b.weight[:, None]
             sp = b.slot_param
             for u in range(2):
                 grad += np.bincount(sp[:, :, u].ravel(), g_game.ravel(), minlength=P + 1)
@@ -461,7 +478,7 @@ def _make_fit(design: _Design, opt: _Optimum, anchor: str, prior_sd: float) -> F
         log_posterior=float(opt.log_posterior),
         iterations=opt.iterations,
         converged=opt.converged,
-        games=len(design.games),
+        games=design.n_games,
         elo_sd={a: float(math.sqrt(diff_var[i]) * ELO_PER_NAT) for i, a in enumerate(agents)},
         seat_elo_sd=seat_sd,
         params=x.copy(),
