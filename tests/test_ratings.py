@@ -8,7 +8,12 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from forumlab.arena.definition import PoolEntry, TournamentDefinition
+from forumlab.arena.jobs import END_RULES, GameOutcome
+from forumlab.arena.store import ResultStore
+from forumlab.cli import main
 from forumlab.arena.ratings import (
     ELO_PER_NAT,
     RatedGame,
@@ -307,12 +312,17 @@ def two_player(pairs):
     return games
 
 
-def test_an_agent_that_never_loses_is_marked_everywhere():
-    # A finishes first in every 3-player game; B and C trade second place.
+def a_never_loses():
+    """3-player games in which A always finishes first and B and C trade second place."""
     games = []
     for k in range(6):
         games += rotations(f"g{k}", ["A", "B", "C"], [(1, 2, 3), (2, 3, 1), (3, 1, 2)] if k % 2 else
                            [(1, 3, 2), (3, 2, 1), (2, 1, 3)])
+    return games
+
+
+def test_an_agent_that_never_loses_is_marked_everywhere():
+    games = a_never_loses()
     r = rate(games, anchor="C")
     assert r.separation.position == {"A": "above"}
     assert r.separation.main == ("B", "C")
@@ -321,7 +331,7 @@ def test_an_agent_that_never_loses_is_marked_everywhere():
     assert flags == {"A": (True, "above"), "B": (False, None), "C": (False, None)}
     assert "A never finished behind" in report["separation"]["note"]
     table = format_ratings_table(r).splitlines()
-    assert table[2].split()[:2] == ["A", f"{r.fit.elo['A']:+.0f}*"]
+    assert table[2].split()[:2] == ["A", f"{round(r.fit.elo['A']):+d}*"]
     assert "*" not in table[3] + table[4]
     assert table[5].startswith("* A never finished behind the connected rest")
     # What the mark means: A's distance follows the prior, B's does not.
@@ -329,6 +339,9 @@ def test_an_agent_that_never_loses_is_marked_everywhere():
     assert wide.fit.elo["A"] - r.fit.elo["A"] > 150
     assert abs(wide.fit.elo["B"] - r.fit.elo["B"]) < 5
     assert r.fit.elo_sd["A"] > 2 * r.fit.elo_sd["B"]
+    # Seat advantages of exactly balanced results come out as -1e-14 or so: printed as +0, not -0.
+    seats = format_ratings_table(rate(games, anchor="A")).splitlines()[-1]
+    assert "seat 1: +0 [" in seats and "-0 " not in seats
 
 
 def test_a_cycle_of_wins_or_a_draw_connects():
@@ -394,6 +407,40 @@ def test_matrices_show_head_to_head_counts_and_superiority():
             if a != b:
                 assert float(los[a][col[b]]) == pytest.approx(r.superiority[a][b], abs=0.005)
                 assert r.superiority[a][b] + r.superiority[b][a] == pytest.approx(1.0)
+
+
+def results_file(path, games):
+    """A results file holding ``games`` (RatedGames with one player count), as a tournament writes it."""
+    labels = sorted({a for g in games for a in g.agents})
+    definition = TournamentDefinition(agents=tuple(PoolEntry(a, "random") for a in labels))
+    n = games[0].players
+    with ResultStore.create(path, definition, {}, synchronous="NORMAL") as store:
+        for k, g in enumerate(games):
+            store.record(GameOutcome(key=f"{g.group}-{k}", group=g.group, lineup=0, rotation=k % n, seed=k,
+                                     labels=g.agents, specs=("random",) * n, agent_seeds=(0,) * n, moves=[],
+                                     scores=list(g.scores), ranks=list(g.ranks), plies=0,
+                                     termination=END_RULES))
+    return path
+
+
+def test_ratings_command_marks_separation_and_prints_matrices(tmp_path):
+    db = str(results_file(tmp_path / "sep.db", a_never_loses()))
+    runner = CliRunner()
+    text = runner.invoke(main, ["ratings", db, "--anchor", "C"])
+    assert text.exit_code == 0, text.output
+    assert "* A never finished behind the connected rest" in text.stdout
+    assert "Head-to-head" not in text.stdout
+    with_matrix = runner.invoke(main, ["ratings", db, "--anchor", "C", "--matrix"])
+    assert with_matrix.stdout.startswith(text.stdout)
+    tail = with_matrix.stdout[len(text.stdout):]
+    assert "Head-to-head" in tail and "Likelihood of superiority" in tail and "18/18" in tail
+    report = json.loads(runner.invoke(main, ["ratings", db, "--json"]).stdout)
+    assert [(row["agent"], row["separated"]) for row in report["agents"]][0] == ("A", True)
+    assert report["separation"]["groups"] == [["A"], ["B", "C"]]
+    csv_rows = runner.invoke(main, ["ratings", db, "--csv"]).stdout.splitlines()
+    assert csv_rows[0].endswith(",separated") and csv_rows[1].startswith("A,") and csv_rows[1].endswith(",1")
+    bad = runner.invoke(main, ["ratings", db, "--json", "--matrix"])
+    assert bad.exit_code == 2 and bad.stderr.strip().startswith("error: ") and "\n" not in bad.stderr.strip()
 
 
 # ---------------------------------------------------------------------------------------

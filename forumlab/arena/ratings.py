@@ -324,6 +324,11 @@ def _columns(header, rows, left=1) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
 
 
+def _signed(elo: float) -> str:
+    """Whole Elo with a sign; a value that rounds to zero prints as +0, never -0."""
+    return f"{int(round(elo)):+d}"
+
+
 def format_ratings_table(r: Ratings) -> str:
     """A human-readable table of agents sorted by Elo, followed by the seat advantages.
 
@@ -335,8 +340,8 @@ def format_ratings_table(r: Ratings) -> str:
     for a in r.ranking():
         st = r.agent_stats[a]
         mark = "*" if a in r.separation.position else ""
-        iv = "[{:+.0f}, {:+.0f}]".format(*r.elo_interval[a])
-        rows.append((a, f"{fit.elo[a]:+.0f}{mark}", iv, str(st.games), f"{st.win_rate:.3f}",
+        iv = "[{}, {}]".format(*map(_signed, r.elo_interval[a]))
+        rows.append((a, f"{_signed(fit.elo[a])}{mark}", iv, str(st.games), f"{st.win_rate:.3f}",
                      f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"))
     out = _columns(header, rows)
     note = separation_note(r)
@@ -349,9 +354,9 @@ def format_ratings_table(r: Ratings) -> str:
         for s, v in enumerate(per_seat):
             if s == 0:
                 continue
-            iv = " [{:+.0f}, {:+.0f}]".format(*r.seat_elo_interval[n][s])
+            iv = " [{}, {}]".format(*map(_signed, r.seat_elo_interval[n][s]))
             win = r.seat_stats[n][s].win_rate
-            cells.append(f"seat {s}: {v:+.0f}{iv} (wins {win:.3f})")
+            cells.append(f"seat {s}: {_signed(v)}{iv} (wins {win:.3f})")
         out.append(f"  {n} players (seat 0 wins {r.seat_stats[n][0].win_rate:.3f}): " + "; ".join(cells))
     return "\n".join(out)
 
