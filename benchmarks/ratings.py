@@ -7,7 +7,8 @@ them with the last two seats sharing a rank, so that the tie parameters are fitt
 ``rate_seconds`` times :func:`forumlab.arena.ratings.rate` plus the text table;
 ``command_seconds`` times ``forumlab ratings DB`` in a fresh process on a results file that
 holds the same games (reading the file and importing included; writing it is not timed).
-Prints one JSON object.
+Each also has its CPU time (``*_cpu_seconds``), which a busy machine inflates less than the
+wall time.  Prints one JSON object.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import json
 import math
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -77,12 +79,13 @@ def main(games, agents, players, seed, no_command):
     if players > agents:
         raise click.BadParameter("--players must not exceed --agents")
     rated = synthetic_games(games, agents, players, seed)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     r = rate(rated)
     format_ratings_table(r)
-    rate_seconds = time.perf_counter() - t0
+    rate_seconds, rate_cpu = time.perf_counter() - t0, time.process_time() - c0
     report = {"benchmark": "ratings", "games": len(rated), "agents": agents, "players": players,
-              "rate_seconds": round(rate_seconds, 2), "newton_iterations": r.fit.iterations,
+              "rate_seconds": round(rate_seconds, 2), "rate_cpu_seconds": round(rate_cpu, 2),
+              "newton_iterations": r.fit.iterations,
               "machine": platform.machine(), "python": platform.python_version()}
     if not no_command:
         with tempfile.TemporaryDirectory() as tmp:
@@ -91,10 +94,14 @@ def main(games, agents, players, seed, no_command):
             env = dict(os.environ)
             root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
             env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "forumlab.cli", "ratings", db], check=True,
                            capture_output=True, env=env)
             report["command_seconds"] = round(time.perf_counter() - t0, 2)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            report["command_cpu_seconds"] = round(cpu, 2)
     print(json.dumps(report, indent=1))
 
 
