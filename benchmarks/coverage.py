@@ -62,11 +62,13 @@ def measure_cell(players: int, groups: int, tournaments: int, agents: int, sprea
     sep_tournaments = sep_hits = sep_checks = 0
     half_width = 0.0
     games_per_tournament = 0
+    per_tournament = []  # coverage within each tournament: its intervals are not independent
     for _ in range(tournaments):
         true, games = simulate_tournament(rng, agents, players, groups, spread)
         games_per_tournament = len(games)
         r = rate(games, anchor="a0", prior_sd=prior_sd)
         sep_tournaments += not r.separation.connected
+        hits_before = hits
         for k in range(1, agents):
             a = f"a{k}"
             lo, hi = r.elo_interval[a]
@@ -78,6 +80,7 @@ def measure_cell(players: int, groups: int, tournaments: int, agents: int, sprea
             if a in r.separation.position or "a0" in r.separation.position:
                 sep_hits += hit
                 sep_checks += 1
+        per_tournament.append((hits - hits_before) / (agents - 1))
         for s in range(1, players):
             lo, hi = r.seat_elo_interval[players][s]
             seat_hits += lo <= SEAT_ELO[players][s] <= hi
@@ -89,7 +92,8 @@ def measure_cell(players: int, groups: int, tournaments: int, agents: int, sprea
         "tournaments": tournaments,
         "agent_intervals": checks,
         "coverage": hits / checks,
-        "coverage_se": math.sqrt(hits / checks * (1 - hits / checks) / checks),
+        # Standard error over tournaments (the intervals of one tournament share its games).
+        "coverage_se": float(np.std(per_tournament, ddof=1) / math.sqrt(tournaments)) if tournaments > 1 else None,
         "mean_half_width_elo": half_width / checks,
         "seat_coverage": seat_hits / seat_checks,
         "separated_tournaments": sep_tournaments / tournaments,

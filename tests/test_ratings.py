@@ -269,6 +269,10 @@ def test_superiority_and_intervals_from_the_posterior():
         assert lo <= r.fit.elo[a] <= hi
     assert r.seat_elo_interval[2][0] == (0.0, 0.0)
     assert r.separation.connected
+    # Repeated (seating, ranks) patterns are fitted once with their count as weight: the
+    # likelihood is still the sum over every game.
+    assert len({(g.agents, g.ranks) for g in games}) < len(games)
+    assert r.fit.log_likelihood == pytest.approx(sum(r.fit.order_log_probability(g.agents, g.ranks) for g in games))
 
 
 def test_fewer_games_give_wider_intervals():
