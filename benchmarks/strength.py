@@ -78,7 +78,7 @@ def main(games, round_robin_games, workers, seed):
                 game="forum-romanum", config={"players": 3}, agents=_pool(ROUND_ROBIN),
                 games_per_lineup=round_robin_games, seed=seed)
             outcomes, seconds = _play(definition, workers, tmp)
-            ratings = ratings_report(rate(rated_games(outcomes), anchor="random", seed=seed))
+            ratings = ratings_report(rate(rated_games(outcomes), anchor="random"))
             report["round_robin"] = {"agents": list(ROUND_ROBIN), "games": len(outcomes),
                                      "seconds": round(seconds, 1), "ratings": ratings}
     print(json.dumps(report, indent=1))

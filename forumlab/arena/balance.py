@@ -18,8 +18,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def balance_report(db: str, bootstrap: int = 200, seed: int = 0) -> dict:
-    """Per-seat win rates with Wilson intervals and seat Elo with bootstrap intervals."""
+def balance_report(db: str) -> dict:
+    """Per-seat win rates with Wilson intervals and seat Elo with posterior intervals."""
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
         definition = store.definition
@@ -33,9 +33,9 @@ def balance_report(db: str, bootstrap: int = 200, seed: int = 0) -> dict:
         for s, v in enumerate(o.scores):
             scores[s] += v
     n = len(outcomes)
-    r = rate(rated_games(outcomes), bootstrap=bootstrap, seed=seed)
+    r = rate(rated_games(outcomes))
     seat_elo = r.fit.seat_elo[players]
-    intervals = r.seat_elo_interval[players] if r.seat_elo_interval else [None] * players
+    intervals = r.seat_elo_interval[players]
     return {
         "game": definition["game"],
         "config": definition["config"],
@@ -48,7 +48,7 @@ def balance_report(db: str, bootstrap: int = 200, seed: int = 0) -> dict:
                 "win_rate_95": list(wilson_interval(wins[s], n)),
                 "mean_score": scores[s] / n,
                 "elo_vs_seat0": seat_elo[s],
-                "elo_vs_seat0_95": list(intervals[s]) if intervals[s] is not None else None,
+                "elo_vs_seat0_95": list(intervals[s]),
             }
             for s in range(players)
         ],

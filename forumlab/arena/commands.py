@@ -44,8 +44,8 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
     return replace(base, **changes)
 
 
-def _print_ratings(db, as_json=False, as_csv=False, anchor=None, bootstrap=200, seed=0, out=None):
-    from .ratings import format_ratings_table, ratings_report, rate
+def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None):
+    from .ratings import format_matrices, format_ratings_table, ratings_report, rate
     from .store import ResultStore
     from .tournament import rated_games
 
@@ -56,7 +56,7 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, bootstrap=200, 
         raise ForumlabError(f"{db} holds no finished games yet")
     if anchor is None and any("random" in o.labels for o in outcomes):
         anchor = "random"  # the natural zero of the scale, when it plays
-    r = rate(rated_games(outcomes), anchor=anchor, bootstrap=bootstrap, seed=seed)
+    r = rate(rated_games(outcomes), anchor=anchor)
     echo = out or click.echo
     if as_json:
         report = ratings_report(r)
@@ -68,6 +68,9 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, bootstrap=200, 
         faults = sum(len(o.faults) for o in outcomes)
         echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games, {faults} faults")
         echo(format_ratings_table(r))
+        if matrix:
+            echo("")
+            echo(format_matrices(r))
     return r
 
 
@@ -77,13 +80,13 @@ def _ratings_csv(r, echo):
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["agent", "elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "mean_score"])
+    w.writerow(["agent", "elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "mean_score",
+                "separated"])
     for a in r.ranking():
         st = r.agent_stats[a]
-        low, high = r.elo_interval[a] if r.elo_interval else ("", "")
-        w.writerow([a, f"{r.fit.elo[a]:.1f}", low if low == "" else f"{low:.1f}",
-                    high if high == "" else f"{high:.1f}", st.games, f"{st.win_rate:.4f}",
-                    f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}"])
+        low, high = r.elo_interval[a]
+        w.writerow([a, f"{r.fit.elo[a]:.1f}", f"{low:.1f}", f"{high:.1f}", st.games, f"{st.win_rate:.4f}",
+                    f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}", int(a in r.separation.position)])
     echo(buf.getvalue().rstrip("\n"))
 
 
@@ -169,14 +172,22 @@ def resume(db, workers, scheduler, quiet):
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every statistic.")
 @click.option("--csv", "as_csv", is_flag=True, help="The rating table as CSV.")
-@click.option("--anchor", default=None, help="Agent at Elo 0 (default: first label in sorted order).")
-@click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-def ratings(db, as_json, as_csv, anchor, bootstrap, seed):
-    """Elo ratings (Plackett-Luce with seat effects) and balance statistics of DB."""
+@click.option("--matrix", is_flag=True,
+              help="Also print the head-to-head and likelihood-of-superiority matrices.")
+@click.option("--anchor", default=None,
+              help="Agent at Elo 0 (default: random when it plays, else the first label in sorted order).")
+def ratings(db, as_json, as_csv, matrix, anchor):
+    """Elo ratings (Plackett-Luce with seat effects) and balance statistics of DB.
+
+    Intervals are 95% intervals of the posterior (Laplace approximation); an Elo marked *
+    belongs to an agent that never finished behind (or never ahead of) the others, so the
+    prior, not the games, sets its distance to them.
+    """
     if as_json and as_csv:
         raise ConfigError("choose one of --json and --csv")
-    _print_ratings(db, as_json, as_csv, anchor, bootstrap, seed)
+    if matrix and (as_json or as_csv):
+        raise ConfigError("--matrix is for the text table; --json already holds both matrices")
+    _print_ratings(db, as_json, as_csv, anchor, matrix)
 
 
 @click.command()

@@ -1,11 +1,13 @@
-"""Tournament ratings: Plackett–Luce Elo with bootstrap intervals, plus descriptive statistics.
+"""Tournament ratings: Plackett–Luce Elo with posterior intervals, plus descriptive statistics.
 
 ``rate(games)`` fits the seat-aware Plackett–Luce model of :mod:`forumlab.arena.plackett_luce`
 (Davidson–Luce treatment of shared ranks, Gaussian prior of sd ``prior_sd`` natural-log units
-on every parameter), then refits it on ``bootstrap`` resamples of whole seat-rotation groups
-(drawn with replacement, seeded) to get 95% percentile intervals and likelihood-of-superiority
-figures.  Resampling whole groups keeps each lineup's rotations together, so the intervals
-reflect the design of the tournament rather than treating rotated games as independent.
+on every parameter) and reads 95% intervals and likelihood-of-superiority figures off the
+Laplace (Gaussian) approximation of the posterior.  Those intervals hold their coverage from
+two rotation groups per lineup up (``benchmarks/coverage.py``), where a bootstrap over a few
+rotation groups gave intervals far too narrow.  Agents whose distance to the others only the
+prior can set (they never finished behind, or never ahead of, the rest) are flagged, see
+:mod:`forumlab.arena.separation`.
 
 Descriptive statistics count *entries* (an agent in one seat of one game): an agent in two
 seats of a game has two entries.  A rank-1 finish is a win; a win shared by ``k`` seats
@@ -25,14 +27,10 @@ from forumlab.arena.plackett_luce import (
     Fit,
     RatedGame,
     RatingsError,
-    _check_prior,
-    _Design,
-    _make_fit,
-    _newton,
-    _resolve_anchor,
     as_rated_game,
     fit_plackett_luce,
 )
+from forumlab.arena.separation import ABOVE, BELOW, Separation, find_separation
 
 __all__ = [
     "ELO_PER_NAT",
@@ -41,12 +39,14 @@ __all__ = [
     "Ratings",
     "RatingsError",
     "fit_plackett_luce",
+    "format_matrices",
     "format_ratings_table",
     "rate",
     "ratings_report",
 ]
 
 CONFIDENCE = 0.95
+Z_95 = 1.959963984540054  # standard normal quantile at 0.975
 
 
 @dataclass(frozen=True)
@@ -74,24 +74,22 @@ class SeatStats:
 class Ratings:
     """Everything :func:`rate` computes.
 
-    ``elo_interval[a]`` and ``seat_elo_interval[n][s]`` are 95% bootstrap percentile intervals
-    (``None`` when ``bootstrap == 0``).  ``head_to_head[a][b] = (score, meetings)``: over the
-    ``meetings`` pairs of seats (a in one, b in another) of common games, the fraction in which a
-    finished ahead of b, ties counting half.  ``superiority[a][b]`` = bootstrap estimate of
-    P(theta_a > theta_b) (``None`` without bootstrap).  ``bootstrap_elo`` is the (B, agents)
-    array of resampled Elo ratings, columns in ``fit.agents`` order.
+    ``elo_interval[a]`` and ``seat_elo_interval[n][s]`` are 95% intervals of the Laplace
+    approximation of the posterior (estimate +- 1.96 sd; the anchor and seat 0 are exactly 0).
+    ``head_to_head[a][b] = (score, meetings)``: over the ``meetings`` pairs of seats (a in one,
+    b in another) of common games, the fraction in which a finished ahead of b, ties counting
+    half.  ``superiority[a][b]`` = posterior probability that ``theta_a > theta_b``.
+    ``separation`` tells which agents the games cannot place (their distance is the prior's).
     """
 
     fit: Fit
-    bootstrap: int
-    seed: int
-    elo_interval: dict[str, tuple[float, float]] | None
-    seat_elo_interval: dict[int, list[tuple[float, float]]] | None
+    elo_interval: dict[str, tuple[float, float]]
+    seat_elo_interval: dict[int, list[tuple[float, float]]]
     agent_stats: dict[str, AgentStats]
     seat_stats: dict[int, list[SeatStats]]
     head_to_head: dict[str, dict[str, tuple[float, int]]]
-    superiority: dict[str, dict[str, float]] | None
-    bootstrap_elo: np.ndarray | None
+    superiority: dict[str, dict[str, float]]
+    separation: Separation
 
     def ranking(self) -> list[str]:
         """Agents sorted by Elo, best first (ties broken by name)."""
@@ -134,91 +132,87 @@ def _seat_stats(games: list[RatedGame]) -> dict[int, list[SeatStats]]:
     return out
 
 
-def _head_to_head(games: list[RatedGame]) -> dict[str, dict[str, tuple[float, int]]]:
-    acc: dict[tuple[str, str], list[float]] = {}
-    for g in games:
-        for i, a in enumerate(g.agents):
-            for j, b in enumerate(g.agents):
-                if i == j or a == b:
+def _pairwise(games: list[RatedGame], agents: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(A, A) arrays: ``score[i, j]`` = seat pairs of common games in which agent i finished
+    ahead of agent j (level counts 1/2); ``meetings[i, j]`` = such seat pairs.  Seats of the
+    same agent are not compared."""
+    ix = {a: i for i, a in enumerate(agents)}
+    A = len(agents)
+    score = np.zeros(A * A)
+    meetings = np.zeros(A * A)
+    for n in sorted({g.players for g in games}):
+        sub = [g for g in games if g.players == n]
+        who = np.array([[ix[a] for a in g.agents] for g in sub])
+        rank = np.array([g.ranks for g in sub])
+        for i in range(n):
+            for j in range(n):
+                if i == j:
                     continue
-                row = acc.setdefault((a, b), [0.0, 0])
-                row[0] += 1.0 if g.ranks[i] < g.ranks[j] else 0.5 if g.ranks[i] == g.ranks[j] else 0.0
-                row[1] += 1
+                keep = who[:, i] != who[:, j]
+                cell = who[keep, i] * A + who[keep, j]
+                credit = np.where(rank[keep, i] < rank[keep, j], 1.0,
+                                  np.where(rank[keep, i] == rank[keep, j], 0.5, 0.0))
+                score += np.bincount(cell, credit, minlength=A * A)
+                meetings += np.bincount(cell, minlength=A * A)
+    return score.reshape(A, A), meetings.reshape(A, A)
+
+
+def _head_to_head(agents, score, meetings) -> dict[str, dict[str, tuple[float, int]]]:
     out: dict[str, dict[str, tuple[float, int]]] = {}
-    for (a, b), (score, count) in sorted(acc.items()):
-        out.setdefault(a, {})[b] = (score / count, int(count))
+    for i, a in enumerate(agents):
+        for j, b in enumerate(agents):
+            if meetings[i, j]:
+                out.setdefault(a, {})[b] = (float(score[i, j] / meetings[i, j]), int(meetings[i, j]))
     return out
 
 
-def _interval(samples: np.ndarray) -> tuple[float, float]:
-    tail = 100.0 * (1.0 - CONFIDENCE) / 2.0
-    lo, hi = np.percentile(samples, [tail, 100.0 - tail])
-    return float(lo), float(hi)
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
-def rate(games: Iterable, anchor: str | None = None, bootstrap: int = 200, seed: int = 0,
-         prior_sd: float = 2.0) -> Ratings:
-    """Rate the agents of ``games``: point fit, bootstrap intervals and summary statistics.
+def _superiority(fit: Fit) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for a in fit.agents:
+        out[a] = {}
+        for b in fit.agents:
+            if a != b:
+                sd = fit.difference_sd(a, b)
+                gap = fit.theta[a] - fit.theta[b]
+                out[a][b] = _normal_cdf(gap / sd) if sd > 0 else 0.5 + 0.5 * float(np.sign(gap))
+    return out
 
-    ``anchor`` is the agent at Elo 0 (default: first in sorted order); ``bootstrap`` is the
-    number of resamples of whole rotation groups (0 for none); ``seed`` makes them
-    reproducible; ``prior_sd`` is the prior standard deviation in natural-log units.
+
+def _interval(estimate: float, sd: float) -> tuple[float, float]:
+    return estimate - Z_95 * sd, estimate + Z_95 * sd
+
+
+def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> Ratings:
+    """Rate the agents of ``games``: point fit, posterior intervals, separation, summaries.
+
+    Args:
+        games: :class:`RatedGame` records (or objects with the same four fields).
+        anchor: agent at Elo 0 (default: first in sorted order).
+        prior_sd: prior standard deviation of every parameter, in natural-log units.
+
+    Returns:
+        A :class:`Ratings`.
     """
-    prior_sd = _check_prior(prior_sd)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
-        raise RatingsError(f"bootstrap must be a non-negative integer, got {bootstrap!r}")
     games = [as_rated_game(g) for g in games]
-    design = _Design(games)
-    agents = design.agents
-    anchor = _resolve_anchor(agents, anchor)
-    ones = np.ones(len(games))
-    x_hat, ll, f, iters, ok = _newton(design, ones, prior_sd)
-    fit = _make_fit(design, x_hat, ll, f, iters, ok, anchor, prior_sd)
-
-    elo_iv = seat_iv = los = boot_elo = None
-    if bootstrap:
-        group_ids = sorted({g.group for g in games})
-        group_pos = {gid: i for i, gid in enumerate(group_ids)}
-        group_of_game = np.array([group_pos[g.group] for g in games])
-        rng = np.random.default_rng(seed)
-        n_agents = len(agents)
-        a_ix = agents.index(anchor)
-        boot_theta = np.empty((bootstrap, n_agents))
-        boot_seat = np.empty((bootstrap, design.tie_offset - n_agents))
-        for b in range(bootstrap):
-            draw = rng.integers(0, len(group_ids), size=len(group_ids))
-            weights = np.bincount(draw, minlength=len(group_ids))[group_of_game].astype(float)
-            # Warm start from the full-data optimum: the problem is concave, so this only saves time.
-            x, *_ = _newton(design, weights, prior_sd, start=x_hat)
-            boot_theta[b] = x[:n_agents] - x[a_ix]
-            boot_seat[b] = x[n_agents : design.tie_offset]
-        boot_elo = boot_theta * ELO_PER_NAT
-        elo_iv = {a: _interval(boot_elo[:, i]) for i, a in enumerate(agents)}
-        seat_iv = {}
-        for n in design.player_counts:
-            off = design.seat_offset[n] - n_agents
-            seat_iv[n] = [(0.0, 0.0)] + [
-                _interval(boot_seat[:, off + s - 1] * ELO_PER_NAT) for s in range(1, n)
-            ]
-        los = {}
-        for i, a in enumerate(agents):
-            los[a] = {}
-            for j, c in enumerate(agents):
-                if i != j:
-                    d = boot_theta[:, i] - boot_theta[:, j]
-                    los[a][c] = float(np.mean(d > 0) + 0.5 * np.mean(d == 0))
-
+    fit = fit_plackett_luce(games, anchor=anchor, prior_sd=prior_sd)
+    agents = fit.agents
+    score, meetings = _pairwise(games, agents)
     return Ratings(
         fit=fit,
-        bootstrap=int(bootstrap),
-        seed=int(seed),
-        elo_interval=elo_iv,
-        seat_elo_interval=seat_iv,
+        elo_interval={a: _interval(fit.elo[a], fit.elo_sd[a]) for a in agents},
+        seat_elo_interval={
+            n: [_interval(v, sd) for v, sd in zip(fit.seat_elo[n], fit.seat_elo_sd[n])] for n in fit.seat_elo
+        },
         agent_stats=_agent_stats(games, agents),
         seat_stats=_seat_stats(games),
-        head_to_head=_head_to_head(games),
-        superiority=los,
-        bootstrap_elo=boot_elo,
+        head_to_head=_head_to_head(agents, score, meetings),
+        superiority=_superiority(fit),
+        # Ahead of or level with at least once: the arrows of the comparison graph.
+        separation=find_separation(agents, score),
     )
 
 
@@ -227,18 +221,49 @@ def _num(v: float) -> float | None:
     return float(v) if math.isfinite(v) else None
 
 
+def separation_note(r: Ratings) -> str | None:
+    """One paragraph on the separated agents (``None`` when every agent is placed by the games)."""
+    sep = r.separation
+    if sep.connected:
+        return None
+    if sep.main is None:
+        return ("no group of agents has finished both ahead of and behind each other in a chain "
+                "that links them all: every distance between the groups "
+                f"({' | '.join(', '.join(g) for g in sep.groups)}) is set by the N(0, {r.fit.prior_sd:g}^2) "
+                "prior, not by the games.")
+    above = [a for a in r.ranking() if sep.position.get(a) == ABOVE]
+    below = [a for a in r.ranking() if sep.position.get(a) == BELOW]
+    apart = [a for a in r.ranking() if a in sep.position and a not in above and a not in below]
+    parts = []
+    if above:
+        parts.append(f"{', '.join(above)} never finished behind the connected rest")
+    if below:
+        parts.append(f"{', '.join(below)} never finished ahead of the connected rest")
+    if apart:
+        parts.append(f"{', '.join(apart)} never met the connected rest in a comparable way")
+    note = ("; ".join(parts) + " (not even through a chain of other agents): the distance to "
+            f"the rest is set by the N(0, {r.fit.prior_sd:g}^2) prior, not by the games, and the "
+            "interval is the prior's.")
+    if r.fit.anchor in sep.position:
+        note += f" The anchor {r.fit.anchor} is itself separated, so every Elo on this scale is too."
+    return note
+
+
 def ratings_report(r: Ratings) -> dict:
     """A plain, JSON-serialisable dict of the ratings (player counts as string keys)."""
     fit = r.fit
     agents = []
     for a in r.ranking():
         st = r.agent_stats[a]
-        lo, hi = r.elo_interval[a] if r.elo_interval else (None, None)
+        lo, hi = r.elo_interval[a]
         agents.append({
             "agent": a,
             "elo": _num(fit.elo[a]),
-            "elo_low": lo,
-            "elo_high": hi,
+            "elo_low": _num(lo),
+            "elo_high": _num(hi),
+            "elo_sd": _num(fit.elo_sd[a]),
+            "separated": a in r.separation.position,
+            "separation": r.separation.position.get(a),
             "games": st.games,
             "entries": st.entries,
             "win_rate": st.win_rate,
@@ -249,12 +274,12 @@ def ratings_report(r: Ratings) -> dict:
     for n, per_seat in r.seat_stats.items():
         seats[str(n)] = []
         for s, st in enumerate(per_seat):
-            lo, hi = r.seat_elo_interval[n][s] if r.seat_elo_interval else (None, None)
+            lo, hi = r.seat_elo_interval[n][s]
             seats[str(n)].append({
                 "seat": s,
                 "elo": _num(fit.seat_elo[n][s]),
-                "elo_low": lo,
-                "elo_high": hi,
+                "elo_low": _num(lo),
+                "elo_high": _num(hi),
                 "games": st.games,
                 "win_rate": st.win_rate,
                 "mean_rank": st.mean_rank,
@@ -270,12 +295,16 @@ def ratings_report(r: Ratings) -> dict:
             "log_likelihood": fit.log_likelihood,
             "converged": fit.converged,
             "tie_parameters": {str(k): v for k, v in fit.tie.items()},
-            "bootstrap": r.bootstrap,
-            "seed": r.seed,
+            "intervals": "Laplace approximation of the posterior: elo +- 1.96 sd",
             "confidence": CONFIDENCE,
         },
         "agents": agents,
         "seats": seats,
+        "separation": {
+            "groups": [list(g) for g in r.separation.groups],
+            "connected_rest": None if r.separation.main is None else list(r.separation.main),
+            "note": separation_note(r),
+        },
         "head_to_head": {
             a: {b: {"score": sc, "meetings": m} for b, (sc, m) in row.items()}
             for a, row in r.head_to_head.items()
@@ -284,24 +313,40 @@ def ratings_report(r: Ratings) -> dict:
     }
 
 
+def _columns(header, rows, left=1) -> list[str]:
+    """Rows of cells as aligned text: the first ``left`` columns left-aligned, the rest right."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def line(cells):
+        out = [c.ljust(w) if k < left else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(out).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+
+
+def _signed(elo: float) -> str:
+    """Whole Elo with a sign; a value that rounds to zero prints as +0, never -0."""
+    return f"{int(round(elo)):+d}"
+
+
 def format_ratings_table(r: Ratings) -> str:
-    """A human-readable table of agents sorted by Elo, followed by the seat advantages."""
+    """A human-readable table of agents sorted by Elo, followed by the seat advantages.
+
+    A ``*`` after an Elo marks a separated agent; a footnote under the table says why.
+    """
     fit = r.fit
     header = ("Agent", "Elo", "95% interval", "Games", "Win rate", "Mean rank", "Mean score")
     rows = []
     for a in r.ranking():
         st = r.agent_stats[a]
-        iv = "-" if r.elo_interval is None else "[{:+.0f}, {:+.0f}]".format(*r.elo_interval[a])
-        rows.append((a, f"{fit.elo[a]:+.0f}", iv, str(st.games), f"{st.win_rate:.3f}",
+        mark = "*" if a in r.separation.position else ""
+        iv = "[{}, {}]".format(*map(_signed, r.elo_interval[a]))
+        rows.append((a, f"{_signed(fit.elo[a])}{mark}", iv, str(st.games), f"{st.win_rate:.3f}",
                      f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"))
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-
-    def line(cells):
-        first = cells[0].ljust(widths[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], widths[1:]))
-        return "  ".join([first, *rest]).rstrip()
-
-    out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+    out = _columns(header, rows)
+    note = separation_note(r)
+    if note:
+        out.append(f"* {note}")
     out.append("")
     out.append(f"Seat advantage over seat 0 (Elo), anchor {fit.anchor} = 0, {fit.games} games")
     for n, per_seat in fit.seat_elo.items():
@@ -309,8 +354,39 @@ def format_ratings_table(r: Ratings) -> str:
         for s, v in enumerate(per_seat):
             if s == 0:
                 continue
-            iv = "" if r.seat_elo_interval is None else " [{:+.0f}, {:+.0f}]".format(*r.seat_elo_interval[n][s])
+            iv = " [{}, {}]".format(*map(_signed, r.seat_elo_interval[n][s]))
             win = r.seat_stats[n][s].win_rate
-            cells.append(f"seat {s}: {v:+.0f}{iv} (wins {win:.3f})")
+            cells.append(f"seat {s}: {_signed(v)}{iv} (wins {win:.3f})")
         out.append(f"  {n} players (seat 0 wins {r.seat_stats[n][0].win_rate:.3f}): " + "; ".join(cells))
+    return "\n".join(out)
+
+
+def format_matrices(r: Ratings) -> str:
+    """Head-to-head and likelihood-of-superiority matrices as text, agents in rating order.
+
+    Columns are numbered like the rows, so long agent labels do not widen the table.
+    """
+    order = r.ranking()
+    numbers = [str(k + 1) for k in range(len(order))]
+    names = [f"{k + 1} {a}" for k, a in enumerate(order)]
+
+    h2h = []
+    for a, name in zip(order, names):
+        row = [name]
+        for b in order:
+            if a == b or b not in r.head_to_head.get(a, {}):
+                row.append("-")
+            else:
+                frac, met = r.head_to_head[a][b]
+                row.append(f"{frac * met:g}/{met}")
+        h2h.append(row)
+    los = [[name] + ["-" if a == b else f"{r.superiority[a][b]:.2f}" for b in order]
+           for a, name in zip(order, names)]
+    out = ["Head-to-head: finishes of the row agent ahead of the column agent (level counts 1/2) "
+           "/ seat pairs of the games both played"]
+    out += _columns(["", *numbers], h2h)
+    out.append("")
+    out.append("Likelihood of superiority: posterior probability that the row agent is stronger "
+               "than the column agent")
+    out += _columns(["", *numbers], los)
     return "\n".join(out)
