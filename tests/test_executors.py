@@ -55,7 +55,8 @@ def alive(pid: int) -> bool:
         return False
 
 
-def wait_dead(pids, timeout: float = 10.0) -> list[int]:
+def wait_dead(pids, timeout: float = 30.0) -> list[int]:
+    """The processes of ``pids`` still alive after waiting up to ``timeout`` seconds for them."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         left = [p for p in pids if alive(p)]
@@ -227,15 +228,16 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         import sys, threading, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
         from tests import executor_fns as fns
-        from forumlab.arena.executors import LocalExecutor
+        from forumlab.arena.executors import LocalExecutor, _PLY
 
         if __name__ == "__main__":
             executor = LocalExecutor(2, progress=False)
             jobs = [fns.make_job("H-0", "hang"), fns.make_job("S-0", "spin")]
             def show():
-                while sum(1 for w in executor._pool if w.task is not None) < 2:
+                # Both games at their bad move (ply 5): the spin game holds its GIL.
+                while not (len(executor._pool) == 2 and all(
+                        w.task is not None and w.beat[_PLY] == 5 for w in executor._pool)):
                     time.sleep(0.05)
-                time.sleep(0.3)  # let the spin game grab its GIL
                 print(*executor.worker_pids, flush=True)
             threading.Thread(target=show, daemon=True).start()
             for outcome in executor.run(jobs, fns.play):
@@ -248,8 +250,8 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         assert len(pids) == 2, line
         assert all(alive(p) for p in pids)
         proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-        assert wait_dead(pids) == [], "orphaned workers"
+        proc.wait(60)
+        assert wait_dead(pids, timeout=60) == [], "orphaned workers"
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -280,11 +282,13 @@ def test_ctrl_c_stops_the_workers_and_interrupts_the_tournament(tmp_path):
         pids = [int(p) for p in proc.stdout.readline().split()]
         assert len(pids) == 2
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=15)
+        # Generous: on a machine with both cores busy, interpreter shutdown and the
+        # workers' termination take seconds, not the usual milliseconds.
+        _, err = proc.communicate(timeout=120)
         assert proc.returncode != 0
         assert "KeyboardInterrupt" in err
         assert err.count("Traceback") == 1  # the tournament's own, none from the workers
-        assert wait_dead(pids) == []
+        assert wait_dead(pids, timeout=60) == []
     finally:
         if proc.poll() is None:
             proc.kill()
