@@ -383,3 +383,25 @@ def test_dask_executor_continues_dead_and_hung_games_and_reports_errors(dask_clu
     assert_continued(outcomes["S-00"], 1, 5, FAULT_KILL)
     assert_continued(outcomes["C-00"], 1, 8, FAULT_CRASH, plies=7)
     assert all(outcomes[f"K-{i}"].termination == END_RULES for i in range(4))
+
+
+def test_dask_tournament_survives_an_agent_that_crashes_its_worker(dask_cluster, tmp_path):
+    from forumlab.arena.definition import PoolEntry, TournamentDefinition
+    from forumlab.arena.ratings import rate
+    from forumlab.arena.schedule import plan
+    from forumlab.arena.store import ResultStore
+    from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
+
+    d = TournamentDefinition(
+        agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy"),
+                PoolEntry("segv", "tests.fault_agents:SegfaultAgent")),
+        config={"players": 3, "max_rounds": 8}, games_per_lineup=2, seed=7)
+    db = tmp_path / "dask.db"
+    run_tournament(d, db, scheduler=dask_cluster.scheduler_address, progress=False)
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    assert sorted(o.key for o in outcomes) == sorted(j.key for j in plan(d))
+    assert all([(o.labels[f.seat], f.kind) for f in o.faults] == [("segv", FAULT_CRASH)]
+               for o in outcomes)
+    assert rate(rated_games(outcomes), bootstrap=0).ranking() == ["greedy", "random", "segv"]
+    assert resume_tournament(db, scheduler=dask_cluster.scheduler_address, progress=False) == 0
