@@ -2,16 +2,21 @@
 
 A module of its own (not the test file) so that worker processes, local or Dask,
 can import the function by name. ``play`` reports progress like the real runner
-(before every move), then behaves as ``job.config["kind"]`` says.
+(before every move), then behaves as ``job.config["kind"]`` says on the move after
+``plies`` ordinary ones. Like the real runner it honours continuations: it plays on
+from ``job.resume_moves``, and a seat with a prior fault no longer misbehaves
+(except for the ``*_always`` kinds, which model a bug outside the agents).
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import time
 
 from forumlab.arena.executors import report_progress
 from forumlab.arena.jobs import END_RULES, GameJob, GameOutcome
+from forumlab.arena.runner import fault_ranks
 
 
 def make_job(key: str, kind: str = "ok", *, hard_limit: float = 60.0, players: int = 2,
@@ -33,20 +38,7 @@ def busy(iterations: int) -> int:
     return total
 
 
-def play(job: GameJob) -> GameOutcome:
-    """Play the dummy game of ``job``."""
-    kind = job.config.get("kind", "ok")
-    plies = job.config.get("plies", 4)
-    n = len(job.labels)
-    if kind == "hang_early":  # hangs before reporting any progress
-        while True:
-            time.sleep(1)
-    moves: list[str] = []
-    for ply in range(1, plies + 1):
-        report_progress((ply - 1) % n, ply, moves)
-        moves.append(f"m{ply}")
-    # About to play one more move, which may misbehave.
-    report_progress(plies % n, plies + 1, moves)
+def _misbehave(kind: str, job: GameJob) -> None:
     if kind == "hang":
         while True:
             time.sleep(1)
@@ -60,11 +52,34 @@ def play(job: GameJob) -> GameOutcome:
         time.sleep(job.config["seconds"])
     elif kind == "error":
         raise ValueError(f"bug in the runner for {job.key}")
-    elif kind == "crash":
+    elif kind in ("crash", "crash_always"):
         os._exit(7)
+    elif kind == "segv":
+        ctypes.string_at(0)
+
+
+def play(job: GameJob) -> GameOutcome:
+    """Play the dummy game of ``job``."""
+    kind = job.config.get("kind", "ok")
+    plies = job.config.get("plies", 4)
+    n = len(job.labels)
+    if kind == "hang_early":  # hangs before reporting any progress
+        while True:
+            time.sleep(1)
+    faults = list(job.prior_faults)
+    moves: list[str] = list(job.resume_moves)
+    for ply in range(len(moves) + 1, plies + 1):
+        report_progress((ply - 1) % n, ply, moves, faults)
+        moves.append(f"m{ply}")
+    # About to play one more move, which may misbehave.
+    seat = plies % n
+    report_progress(seat, plies + 1, moves, faults)
+    if seat not in job.faulty_seats or kind.endswith("_always") or kind == "error":
+        _misbehave(kind, job)
     moves.append(f"m{plies + 1}")
+    scores = [float(s) for s in range(n)]
     return GameOutcome(
         key=job.key, group=job.group, lineup=job.lineup, rotation=job.rotation, seed=job.seed,
         labels=job.labels, specs=job.specs, agent_seeds=job.agent_seeds, moves=moves,
-        scores=[float(s) for s in range(n)], ranks=list(range(n, 0, -1)), plies=len(moves),
-        termination=END_RULES, host=str(os.getpid()))
+        scores=scores, ranks=fault_ranks(scores, job.faulty_seats), plies=len(moves),
+        termination=END_RULES, faults=faults, host=str(os.getpid()))

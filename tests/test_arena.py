@@ -11,13 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
-from forumlab.arena.jobs import FAULT_EXCEPTION, FAULT_HANG, FAULT_ILLEGAL, FAULT_TIMEOUT
+from forumlab.arena.jobs import (END_CAP, END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT,
+                                 FAULT_HANG, FAULT_ILLEGAL, FAULT_INIT, FAULT_KILL, FAULT_TIMEOUT)
 from forumlab.arena.runner import fault_ranks, run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, run_tournament
+from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
 from forumlab.arena.ratings import rate
 from forumlab.cli import main
+from forumlab.core.registry import create_game
 from forumlab.core.errors import ConfigError, ForumlabError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,18 +124,87 @@ def test_runner_records_faults_and_the_seat_plays_random(spec, kind):
     assert outcome.plies == 8 * 3  # the game went on to the cap
 
 
+@pytest.mark.parametrize("spec,kind", [
+    ("tests.fault_agents:SysExitAgent", FAULT_EXIT),
+    ("tests.fault_agents:InterruptingAgent", FAULT_EXIT),
+    ("tests.fault_agents:BaseExceptionAgent", FAULT_EXCEPTION),
+])
+def test_runner_catches_base_exceptions_from_agents_as_faults(spec, kind):
+    job = plan(quick([("bad", spec), "greedy", "random"], games_per_lineup=1))[0]
+    outcome = run_job(job)
+    seat = job.labels.index("bad")
+    assert [(f.seat, f.ply, f.kind) for f in outcome.faults] == [(seat, 3 * 2 + seat + 1, kind)]
+    assert outcome.ranks[seat] == 3 and outcome.plies == 8 * 3
+
+
+def test_runner_records_a_raising_constructor_as_an_init_fault():
+    d = quick([("flaky", "tests.fault_agents:FlakyInitAgent(every=1)"), "greedy", "random"],
+              games_per_lineup=1)
+    job = plan(d)[0]
+    outcome = run_job(job)
+    seat = job.labels.index("flaky")
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.ply, fault.kind) == (seat, 0, FAULT_INIT)
+    assert "cannot start with seed" in fault.message
+    assert outcome.moves_made[seat] == 0 and outcome.ranks[seat] == 3
+
+
+def test_a_real_ctrl_c_in_the_tournament_process_is_not_taken_for_an_agent_fault():
+    # workers=0 plays in this process, where SIGINT means "stop the tournament".
+    job = plan(quick([("bad", "tests.fault_agents:CtrlCAgent"), "greedy", "random"],
+                     games_per_lineup=1))[0]
+    with pytest.raises(KeyboardInterrupt):
+        run_job(job)
+
+
+def test_a_continued_game_replays_the_moves_and_keeps_the_faults_and_tallies():
+    from forumlab.arena.executors import Snapshot, continuation
+
+    job = plan(quick([("raises", "tests.fault_agents:RaisingAgent"), "greedy", "random"],
+                     games_per_lineup=1))[0]
+    whole = run_job(job)
+    # As if the worker had died on ply 11 with what it reported before that move
+    # (the raising agent's fault came at ply 7).
+    cut = 10
+    state = create_game(job.game, job.config).new_state(job.seed)
+    for move in whole.moves[:cut]:
+        state.play(move)
+    seat = state.current_player
+    before = [f for f in whole.faults if f.ply <= cut]
+    assert before and seat not in {f.seat for f in before}
+    last = Snapshot(seat=seat, ply=cut + 1, moves=whole.moves[:cut], faults=before,
+                    seconds=[0.5, 0.25, 0.125], counts=[3, 3, 3])
+    follow = continuation(job, last, FAULT_CRASH, "worker process died")
+    outcome = run_job(follow)
+    assert outcome.moves[:cut] == whole.moves[:cut] and len(outcome.moves) == outcome.plies
+    assert [(f.seat, f.ply, f.kind) for f in outcome.faults] == \
+        [(f.seat, f.ply, f.kind) for f in before] + [(seat, cut + 1, FAULT_CRASH)]
+    # The record is a game: replaying its moves gives its scores.
+    state = create_game(job.game, job.config).new_state(job.seed)
+    for move in outcome.moves:
+        state.play(move)
+    assert state.is_terminal and outcome.scores == state.scores()
+    faulty = {f.seat for f in outcome.faults}
+    assert outcome.ranks == fault_ranks(outcome.scores, faulty)
+    # Tallies go on from the reported ones; the crashed seat is not asked again.
+    assert outcome.moves_made[seat] == 3
+    assert all(outcome.move_seconds[s] >= t for s, t in enumerate(last.seconds))
+
+
 def test_runner_interrupts_a_sleeping_agent_at_the_hard_limit():
     job = plan(quick([("sleepy", "tests.fault_agents:SleepyAgent"), "greedy", "random"],
                      games_per_lineup=1, hard_limit=0.5))[0]
     t0 = time.perf_counter()
     outcome = run_job(job)
-    assert time.perf_counter() - t0 < 10
+    assert time.perf_counter() - t0 < 25  # the agent would sleep 30 s
     assert [f.kind for f in outcome.faults] == [FAULT_HANG]
 
 
 def test_runner_flags_moves_over_the_time_limit():
-    job = plan(quick([("slow", "tests.fault_agents:SlowAgent"), "greedy", "random"],
-                     games_per_lineup=1, move_time=0.1, config={"players": 3, "max_rounds": 2}))[0]
+    # A limit of 1.5 * 0.5 + 0.25 = 1 s: the slow agent takes 1.2 s, the others (well
+    # under 0.1 s even on a busy machine) have a wide margin.
+    job = plan(quick([("slow", "tests.fault_agents:SlowAgent(seconds=1.2)"), "greedy", "random"],
+                     games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2}))[0]
     outcome = run_job(job)
     assert [f.kind for f in outcome.faults] == [FAULT_TIMEOUT]
 
@@ -153,6 +224,53 @@ def test_tournament_with_every_fault_finishes_and_records_them(tmp_path):
     assert (FAULT_HANG, "sleepy") in kinds
     r = rate(rated_games(outcomes))
     assert r.ranking()[0] == "random"  # the only agent without faults
+
+
+# Agents that end or wedge their worker process, or fail to start, with the fault kind
+# each must be recorded with. Every game with a misbehaving act() has the fault;
+# the constructors fail for some agent seeds only.
+SURVIVED_FAULTS = [
+    ("tests.fault_agents:ExitingAgent", FAULT_EXIT, True),
+    ("tests.fault_agents:SegfaultAgent", FAULT_CRASH, True),
+    ("tests.fault_agents:SysExitAgent", FAULT_EXIT, True),
+    ("tests.fault_agents:InterruptingAgent", FAULT_EXIT, True),
+    ("tests.fault_agents:AlarmBlockingAgent", FAULT_KILL, True),
+    ("tests.fault_agents:FlakyInitAgent", FAULT_INIT, False),
+    ("tests.fault_agents:ExitingInitAgent", FAULT_EXIT, False),
+]
+
+
+@pytest.mark.parametrize("spec,kind,every_game", SURVIVED_FAULTS,
+                         ids=[s.split(":")[1] for s, _, _ in SURVIVED_FAULTS])
+def test_tournament_survives_an_agent_that_kills_or_wedges_its_worker(tmp_path, spec, kind, every_game):
+    # Margins for a busy machine: greedy and random answer in well under 0.1 s even
+    # on a loaded 2-core machine; the 2 s hard limit only matters to the agent that
+    # switches SIGALRM off (killed after 2 + 1.5 s without progress).
+    d = quick(["random", "greedy", ("bad", spec)], games_per_lineup=2, hard_limit=2.0, seed=7)
+    db = tmp_path / "t.db"
+    run_tournament(d, db, workers=2, progress=False, executor_options={"grace": 1.5})
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    assert sorted(o.key for o in outcomes) == sorted(j.key for j in plan(d))  # all recorded
+    game = create_game(d.game, d.config)
+    faulted = 0
+    for o in outcomes:
+        bad = o.labels.index("bad")
+        assert all(f.seat == bad and f.kind == kind for f in o.faults), o.faults
+        faulted += bool(o.faults)
+        assert not every_game or len(o.faults) == 1
+        # A whole game: its moves replay to its scores, the faulty seat ranks last
+        # and the other seats keep their order.
+        assert o.termination in (END_RULES, END_CAP)
+        state = game.new_state(o.seed)
+        for move in o.moves:
+            state.play(move)
+        assert state.is_terminal and o.scores == state.scores()
+        assert o.ranks == fault_ranks(o.scores, {f.seat for f in o.faults})
+    assert faulted >= 1
+    r = rate(rated_games(outcomes), bootstrap=0)
+    assert r.ranking() == ["greedy", "random", "bad"], r.fit.elo
+    assert resume_tournament(db, workers=2, progress=False) == 0  # nothing left to do
 
 
 # ---------------------------------------------------------------- end to end, resume

@@ -1,4 +1,4 @@
-"""Executors: every game once, hung games killed, errors reported, speed-up, Dask.
+"""Executors: every game once, dead or hung games continued, errors reported, Dask.
 
 The game function is a dummy (tests/executor_fns.py) so these tests exercise only
 the executors: plumbing, the watchdog, error handling and clean shutdown.
@@ -21,13 +21,15 @@ from forumlab.arena.executors import (
     GameExecutionError,
     InlineExecutor,
     LocalExecutor,
+    Snapshot,
+    continuation,
     default_workers,
-    killed_outcome,
     make_executor,
     progress_hook,
     report_progress,
 )
-from forumlab.arena.jobs import END_KILLED, END_RULES, FAULT_HANG, GameOutcome
+from forumlab.arena.jobs import (END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT, FAULT_KILL,
+                                 Fault, GameOutcome)
 from forumlab.core.errors import ForumlabError
 
 
@@ -53,7 +55,8 @@ def alive(pid: int) -> bool:
         return False
 
 
-def wait_dead(pids, timeout: float = 10.0) -> list[int]:
+def wait_dead(pids, timeout: float = 30.0) -> list[int]:
+    """The processes of ``pids`` still alive after waiting up to ``timeout`` seconds for them."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         left = [p for p in pids if alive(p)]
@@ -66,22 +69,33 @@ def wait_dead(pids, timeout: float = 10.0) -> list[int]:
 # ---------------------------------------------------------------- outcomes and hooks
 
 
-def test_killed_outcome_ranks_the_hung_seat_last_and_the_others_first():
+def test_continuation_blames_the_seat_to_move_and_plays_on_from_its_moves():
     job = fns.make_job("L0-G0-R0", players=3)
-    outcome = killed_outcome(job, 1, 7, ["a", "b"], "stuck")
-    assert outcome.termination == END_KILLED
-    assert outcome.ranks == [1, 3, 1]
-    assert outcome.scores == [0.0, 0.0, 0.0]
-    assert outcome.moves == ["a", "b"] and outcome.plies == 2
-    (fault,) = outcome.faults
-    assert (fault.seat, fault.ply, fault.kind, fault.message) == (1, 7, FAULT_HANG, "stuck")
-    assert GameOutcome.from_json(outcome.to_json()) == outcome
+    old = Fault(2, 3, FAULT_EXCEPTION, "boom")
+    last = Snapshot(seat=1, ply=5, moves=["a", "b", "c", "d"], faults=[old],
+                    seconds=[1.0, 2.0, 0.5], counts=[2, 1, 1])
+    follow = continuation(job, last, FAULT_CRASH, "worker died")
+    assert follow.key == job.key and follow.restarts == 1
+    assert follow.resume_moves == ("a", "b", "c", "d")
+    assert follow.prior_faults == (old, Fault(1, 5, FAULT_CRASH, "worker died"))
+    assert follow.faulty_seats == {1, 2}
+    assert (follow.prior_seconds, follow.prior_counts) == ((1.0, 2.0, 0.5), (2, 1, 1))
+    # Dying while creating seat 0's agent: nothing played, seat 0 blamed at ply 0.
+    built = continuation(follow, Snapshot(seat=0, ply=0, moves=["a", "b", "c", "d"],
+                                          faults=list(follow.prior_faults)), FAULT_EXIT, "x")
+    assert built.prior_faults[-1] == Fault(0, 0, FAULT_EXIT, "x")
+    assert built.resume_moves == follow.resume_moves and built.restarts == 2
 
 
-def test_killed_outcome_with_unknown_seat_blames_nobody():
-    outcome = killed_outcome(fns.make_job("L0-G0-R0", players=4), -1, 0, [], "lost")
-    assert outcome.ranks == [1, 1, 1, 1]
-    assert outcome.faults[0].seat == -1
+def test_continuation_refuses_when_no_agent_can_be_blamed():
+    job = fns.make_job("L0-G0-R0", players=3)
+    assert continuation(job, Snapshot(), FAULT_KILL, "no report") is None
+    # The seat to move already plays the random fallback: an engine or runner bug.
+    faulty = Snapshot(seat=2, ply=4, moves=["a", "b", "c"], faults=[Fault(2, 3, FAULT_EXCEPTION, "")])
+    assert continuation(job, faulty, FAULT_CRASH, "again") is None
+    # Moves that did not fit in the shared buffer cannot be replayed.
+    assert continuation(job, Snapshot(seat=0, ply=2, moves=["a"], complete=False),
+                        FAULT_CRASH, "") is None
 
 
 def test_progress_reports_outside_a_worker_do_nothing():
@@ -104,49 +118,65 @@ def test_local_pool_yields_every_job_exactly_once_and_reuses_its_workers():
     assert {int(o.host) for o in first.values()} <= pids
 
 
-def test_hung_game_is_killed_at_its_hard_limit_and_the_rest_still_run():
+def assert_continued(outcome, seat: int, ply: int, kind: str, plies: int = 4) -> None:
+    """The dummy game went on after its worker ended at ``ply``, ``seat`` blamed."""
+    assert outcome.termination == END_RULES
+    assert outcome.moves == [f"m{i}" for i in range(1, plies + 2)]  # every move, none twice
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.ply, fault.kind) == (seat, ply, kind), fault
+    assert outcome.ranks[seat] == len(outcome.ranks)  # the blamed seat ranks last
+
+
+def test_hung_game_is_killed_at_its_hard_limit_and_continued_and_the_rest_still_run():
     jobs = [fns.make_job("H-00", "hang", hard_limit=0.5)] + ok_jobs(3)
-    start = time.monotonic()
     with LocalExecutor(1, progress=False, grace=0.3) as executor:
         first_pid = executor.worker_pids  # no worker before the first run
         outcomes = collect(executor, jobs)
-    elapsed = time.monotonic() - start
     assert first_pid == []
     assert sorted(outcomes) == sorted(j.key for j in jobs)
-    hung = outcomes["H-00"]
-    assert hung.termination == END_KILLED
-    # The dummy played m1..m4 and hung on ply 5, seat 0 to move (4 % 2).
-    assert hung.moves == ["m1", "m2", "m3", "m4"]
-    (fault,) = hung.faults
-    assert (fault.seat, fault.ply, fault.kind) == (0, 5, FAULT_HANG)
-    assert hung.ranks == [2, 1]
+    # The dummy played m1..m4 and hung on ply 5, seat 0 to move (4 % 2); a fresh
+    # worker played m5 for it.
+    assert_continued(outcomes["H-00"], 0, 5, FAULT_KILL)
+    assert outcomes["H-00"].ranks == [2, 1]
     # One worker: the games after the hang ran on its replacement.
     assert all(outcomes[j.key].termination == END_RULES for j in jobs[1:])
-    assert elapsed < 15
 
 
-def test_gil_holding_hang_is_killed_too():
-    jobs = [fns.make_job("S-00", "spin", hard_limit=0.5)] + ok_jobs(2)
+def test_gil_holding_hang_is_killed_and_continued_too():
+    jobs = [fns.make_job("S-00", "spin", hard_limit=0.5, players=3)] + ok_jobs(2)
     with LocalExecutor(2, progress=False, grace=0.3) as executor:
         outcomes = collect(executor, jobs)
-    assert outcomes["S-00"].termination == END_KILLED
-    assert outcomes["S-00"].faults[0].seat == 0
+    assert_continued(outcomes["S-00"], 1, 5, FAULT_KILL)  # 4 % 3
     assert outcomes["J-00"].termination == END_RULES
 
 
-def test_game_that_never_reports_gets_the_startup_allowance_then_is_killed():
+@pytest.mark.parametrize("kind,fault,signal_name", [("crash", FAULT_EXIT, "exit code 7"),
+                                                     ("segv", FAULT_CRASH, "SIGSEGV")])
+def test_dead_worker_game_is_continued_with_the_kind_of_death(kind, fault, signal_name):
+    jobs = ok_jobs(2) + [fns.make_job("C-00", kind, players=3, plies=7)]
+    with LocalExecutor(2, progress=False) as executor:
+        outcomes = collect(executor, jobs)
+    assert sorted(outcomes) == ["C-00", "J-00", "J-01"]
+    assert_continued(outcomes["C-00"], 1, 8, fault, plies=7)
+    assert signal_name in outcomes["C-00"].faults[0].message
+
+
+def test_game_that_never_reports_gets_the_startup_allowance_then_fails():
     jobs = [fns.make_job("E-00", "hang_early", hard_limit=0.3)]
     start = time.monotonic()
     with LocalExecutor(1, progress=False, grace=0.2, startup_timeout=0.5) as executor:
-        (outcome,) = collect(executor, jobs).values()
+        with pytest.raises(GameExecutionError) as caught:
+            collect(executor, jobs)
     assert time.monotonic() - start >= 1.0  # 0.3 + 0.2 + 0.5
-    assert outcome.termination == END_KILLED
-    assert outcome.faults[0].seat == -1 and outcome.ranks == [1, 1]
-    assert outcome.moves == []
+    (failure,) = caught.value.failures
+    assert failure.key == "E-00" and "no agent can be blamed" in failure.error
+    assert "no progress report" in failure.details
 
 
-def test_runner_errors_and_dead_workers_lose_only_their_games_and_are_reported_at_the_end():
-    jobs = ok_jobs(2, "A") + [fns.make_job("X-00", "error"), fns.make_job("C-00", "crash")] \
+def test_runner_errors_and_unblamable_deaths_lose_only_their_games_and_are_reported_at_the_end():
+    # crash_always dies again in its continuation, where the seat to move already
+    # plays the fallback: nobody to blame, so it is an error like a runner bug.
+    jobs = ok_jobs(2, "A") + [fns.make_job("X-00", "error"), fns.make_job("C-00", "crash_always")] \
         + ok_jobs(3, "B")
     yielded = []
     with LocalExecutor(2, progress=False) as executor:
@@ -158,24 +188,9 @@ def test_runner_errors_and_dead_workers_lose_only_their_games_and_are_reported_a
     assert set(failures) == {"X-00", "C-00"}
     assert "ValueError: bug in the runner for X-00" in failures["X-00"].error
     assert "exit code 7" in failures["C-00"].error
+    assert "no agent can be blamed" in failures["C-00"].error
     assert "2 of 7 games failed" in str(caught.value)
     assert isinstance(caught.value, ForumlabError)
-
-
-def test_two_workers_are_faster_than_one_on_cpu_bound_games():
-    jobs = [fns.make_job(f"B-{i}", "busy", iterations=1_500_000) for i in range(8)]
-    times: dict[int, list[float]] = {1: [], 2: []}
-    with LocalExecutor(1, progress=False) as one, LocalExecutor(2, progress=False) as two:
-        executors = {1: one, 2: two}
-        for executor in executors.values():
-            collect(executor, ok_jobs(2))  # start the workers outside the timing
-        # Alternate and keep the best of three, as the machine may be busy with other work.
-        for _ in range(3):
-            for workers, executor in executors.items():
-                start = time.perf_counter()
-                assert len(collect(executor, jobs)) == len(jobs)
-                times[workers].append(time.perf_counter() - start)
-    assert min(times[2]) < min(times[1]), times
 
 
 def test_abandoning_a_run_stops_the_workers_of_the_games_in_flight():
@@ -213,15 +228,16 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         import sys, threading, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
         from tests import executor_fns as fns
-        from forumlab.arena.executors import LocalExecutor
+        from forumlab.arena.executors import LocalExecutor, _PLY
 
         if __name__ == "__main__":
             executor = LocalExecutor(2, progress=False)
             jobs = [fns.make_job("H-0", "hang"), fns.make_job("S-0", "spin")]
             def show():
-                while sum(1 for w in executor._pool if w.task is not None) < 2:
+                # Both games at their bad move (ply 5): the spin game holds its GIL.
+                while not (len(executor._pool) == 2 and all(
+                        w.task is not None and w.beat[_PLY] == 5 for w in executor._pool)):
                     time.sleep(0.05)
-                time.sleep(0.3)  # let the spin game grab its GIL
                 print(*executor.worker_pids, flush=True)
             threading.Thread(target=show, daemon=True).start()
             for outcome in executor.run(jobs, fns.play):
@@ -234,8 +250,8 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         assert len(pids) == 2, line
         assert all(alive(p) for p in pids)
         proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-        assert wait_dead(pids) == [], "orphaned workers"
+        proc.wait(60)
+        assert wait_dead(pids, timeout=60) == [], "orphaned workers"
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -266,11 +282,13 @@ def test_ctrl_c_stops_the_workers_and_interrupts_the_tournament(tmp_path):
         pids = [int(p) for p in proc.stdout.readline().split()]
         assert len(pids) == 2
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=15)
+        # Generous: on a machine with both cores busy, interpreter shutdown and the
+        # workers' termination take seconds, not the usual milliseconds.
+        _, err = proc.communicate(timeout=120)
         assert proc.returncode != 0
         assert "KeyboardInterrupt" in err
         assert err.count("Traceback") == 1  # the tournament's own, none from the workers
-        assert wait_dead(pids) == []
+        assert wait_dead(pids, timeout=60) == []
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -341,28 +359,49 @@ def test_dask_executor_runs_every_job_once(dask_cluster):
     assert len({o.host for o in outcomes.values()}) >= 1
 
 
-def test_dask_executor_kills_hung_games_and_reports_errors(dask_cluster):
+def test_dask_executor_continues_dead_and_hung_games_and_reports_errors(dask_cluster):
     import distributed
 
     jobs = ([fns.make_job("H-00", "hang", hard_limit=0.5),
-             fns.make_job("S-00", "spin", hard_limit=0.5),
+             fns.make_job("S-00", "spin", hard_limit=0.5, players=3),
+             fns.make_job("C-00", "segv", players=3, plies=7),
              fns.make_job("X-00", "error")]
             + [fns.make_job(f"K-{i}", "sleep", seconds=0.2) for i in range(4)])
     outcomes: dict[str, GameOutcome] = {}
     with distributed.Client(dask_cluster.scheduler_address, set_as_default=False) as client:
-        executor = DaskExecutor(client, progress=False, grace=0.3, poll_interval=0.2)
+        executor = DaskExecutor(client, progress=False, grace=0.3)
         with executor, pytest.raises(GameExecutionError) as caught:
             for outcome in executor.run(jobs, fns.play):
                 assert outcome.key not in outcomes
                 outcomes[outcome.key] = outcome
         assert not client.status == "closed"  # a client passed in is not closed
-    assert sorted(outcomes) == ["H-00", "K-0", "K-1", "K-2", "K-3", "S-00"]
-    assert [f.key for f in caught.value.failures] == ["X-00"]
-    hung = outcomes["H-00"]
-    # A Python-level hang: the worker keeps heartbeating, so the blame is exact.
-    assert hung.termination == END_KILLED
-    assert (hung.faults[0].seat, hung.faults[0].ply) == (0, 5)
-    assert hung.moves == ["m1", "m2", "m3", "m4"]
-    # A GIL-holding hang freezes the worker: killed, the seat may be unknown.
-    assert outcomes["S-00"].termination == END_KILLED
-    assert outcomes["S-00"].faults[0].seat in (-1, 0)
+    assert sorted(outcomes) == ["C-00", "H-00", "K-0", "K-1", "K-2", "K-3", "S-00"]
+    (failure,) = caught.value.failures
+    assert failure.key == "X-00" and "bug in the runner for X-00" in failure.error
+    # Every misbehaving game was continued from its exact moves, the seat blamed.
+    assert_continued(outcomes["H-00"], 0, 5, FAULT_KILL)
+    assert_continued(outcomes["S-00"], 1, 5, FAULT_KILL)
+    assert_continued(outcomes["C-00"], 1, 8, FAULT_CRASH, plies=7)
+    assert all(outcomes[f"K-{i}"].termination == END_RULES for i in range(4))
+
+
+def test_dask_tournament_survives_an_agent_that_crashes_its_worker(dask_cluster, tmp_path):
+    from forumlab.arena.definition import PoolEntry, TournamentDefinition
+    from forumlab.arena.ratings import rate
+    from forumlab.arena.schedule import plan
+    from forumlab.arena.store import ResultStore
+    from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
+
+    d = TournamentDefinition(
+        agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy"),
+                PoolEntry("segv", "tests.fault_agents:SegfaultAgent")),
+        config={"players": 3, "max_rounds": 8}, games_per_lineup=2, seed=7)
+    db = tmp_path / "dask.db"
+    run_tournament(d, db, scheduler=dask_cluster.scheduler_address, progress=False)
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    assert sorted(o.key for o in outcomes) == sorted(j.key for j in plan(d))
+    assert all([(o.labels[f.seat], f.kind) for f in o.faults] == [("segv", FAULT_CRASH)]
+               for o in outcomes)
+    assert rate(rated_games(outcomes), bootstrap=0).ranking() == ["greedy", "random", "segv"]
+    assert resume_tournament(db, scheduler=dask_cluster.scheduler_address, progress=False) == 0

@@ -16,21 +16,36 @@ Three executors share the interface:
 * :class:`InlineExecutor` (``workers=0``): plays the games one by one in the
   calling process, for debugging (pdb, profilers). No hard-limit guarantee.
 
-Progress and hangs
-------------------
+Progress, hangs and dead workers
+--------------------------------
 The game runner calls :func:`report_progress` before every move with the seat to
-move, the 1-based ply and the moves played so far. Outside an executor's worker it
-does nothing. Inside a local worker it writes a heartbeat (time, seat, ply) and the
-new moves into memory shared with the parent; no lock, no system call: a few
-microseconds per move. If a worker shows no progress for ``job.hard_limit + grace``
-seconds, the parent SIGKILLs it, yields :func:`killed_outcome` for its job (with
-the moves played before the hang), starts a replacement worker and carries on.
-The runner itself interrupts Python-level hangs at the hard limit (SIGALRM) and
-records a fault without losing the game; the watchdog is the backstop for code
-that never returns to the interpreter, e.g. a runaway numba loop holding the GIL.
-Before a job's first report (game and agent construction, cold numba compilation)
-the allowance is ``hard_limit + grace + startup_timeout``. A ``hard_limit`` of 0
-(or less, or infinity) switches the watchdog off for that job.
+move, the 1-based ply, the moves played so far, the faults recorded so far and the
+per-seat move times and counts (and with ply 0 before it creates each seat's agent).
+Outside an executor's worker it does nothing. Inside a local worker it writes all
+that into memory shared with the parent; plain stores, no lock, no system call: a
+few microseconds per move.
+
+A game is (config, seed, moves), so a worker that dies (a segfault, ``os._exit``)
+or is killed costs the game nothing: the parent reads the last report, blames the
+seat that was to move (or whose agent was being created), and hands a
+*continuation* (:func:`continuation`: the same job with ``resume_moves``, the
+faults so far plus the new one, and the move tallies) to a fresh worker, where the
+runner re-creates the position and plays on, the blamed seat's moves made by the
+random fallback. The new fault's kind says what happened: ``crash`` (the worker
+died by a signal), ``exit`` (it exited) or ``kill`` (the watchdog killed it). Every
+continuation blames a seat without a fault yet, so a game restarts at most once per
+seat. When nobody can be blamed (no report yet, or the seat to move already plays
+the fallback: an engine or runner bug) the game is an error, as below.
+
+The watchdog: if a worker shows no progress for ``job.hard_limit + grace``
+seconds, the parent SIGKILLs it and continues its game as above. The runner itself
+interrupts Python-level hangs at the hard limit (SIGALRM) and records a ``hang``
+fault without a restart; the watchdog is the backstop for what SIGALRM cannot
+interrupt, e.g. a runaway numba loop holding the GIL or an agent that blocks
+SIGALRM. Until a job's first move report (agent construction, cold numba
+compilation, replaying a continuation's moves) the allowance is ``hard_limit +
+grace + startup_timeout`` from the hand-out. A ``hard_limit`` of 0 (or less, or
+infinity) switches the watchdog off for that job.
 
 Stopping
 --------
@@ -44,13 +59,12 @@ thread watching the parent.
 Errors that are not agent faults
 --------------------------------
 An exception raised by ``fn`` (a bug in the runner or an engine, not an agent
-fault: the runner records those itself), a worker that dies without an answer
-(segfault, OOM killer) or a Dask task error loses only that game: nothing is
-yielded for it, the error is logged at once with its traceback, the other games
-go on, and after the last one :meth:`Executor.run` raises
-:class:`GameExecutionError` naming every failed game. Since every yielded outcome
-is already committed by then, ``resume`` replays exactly the failed games after a
-fix.
+fault: the runner records those itself), a worker death or hang that no agent can
+be blamed for, or a Dask task error loses only that game: nothing is yielded for
+it, the error is logged at once with its traceback, the other games go on, and
+after the last one :meth:`Executor.run` raises :class:`GameExecutionError` naming
+every failed game. Since every yielded outcome is already committed by then,
+``resume`` replays exactly the failed games after a fix.
 """
 from __future__ import annotations
 
@@ -58,15 +72,16 @@ import logging
 import sys
 import threading
 import time
+import json
 import traceback
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from tqdm import tqdm
 
 from ..core.errors import ForumlabError
-from .jobs import END_KILLED, FAULT_HANG, Fault, GameJob, GameOutcome
+from .jobs import Fault, GameJob, GameOutcome
 
 __all__ = [
     "DaskExecutor",
@@ -75,8 +90,9 @@ __all__ = [
     "InlineExecutor",
     "JobFailure",
     "LocalExecutor",
+    "Snapshot",
+    "continuation",
     "default_workers",
-    "killed_outcome",
     "make_executor",
     "progress_hook",
     "report_progress",
@@ -96,24 +112,29 @@ DEFAULT_STARTUP = 300.0  # extra seconds before a job's first report (cold numba
 _local = threading.local()  # .reporter: the active progress sink of this thread
 
 
-def _no_progress(seat: int, ply: int, moves: Sequence[str]) -> None:
+def _no_progress(seat: int, ply: int, moves: Sequence[str], faults: Sequence[Fault] = (),
+                 seconds: Sequence[float] = (), counts: Sequence[int] = ()) -> None:
     """The progress hook outside any watched worker: does nothing."""
 
 
-def report_progress(seat: int, ply: int, moves: Sequence[str]) -> None:
-    """Tell the executor's watchdog that the game in this worker is alive.
+def report_progress(seat: int, ply: int, moves: Sequence[str], faults: Sequence[Fault] = (),
+                    seconds: Sequence[float] = (), counts: Sequence[int] = ()) -> None:
+    """Tell the executor that the game in this worker is alive, and where it is.
 
     Call it before every move with the seat to move, the 1-based ply about to be
-    played and the moves (notation strings) played so far. The moves are what a
-    killed game's record will hold, so pass the full list each time; only the new
-    tail is copied. A no-op when no executor is watching (tests, the CLI ``play``).
+    played and the moves (notation strings) played so far; optionally the faults
+    recorded so far and the per-seat move seconds and agent move counts. Ply 0
+    means "creating the agent of ``seat``". This is what a continuation is built
+    from if the worker dies before the next report, so pass the full lists each
+    time; only what changed is copied. A no-op when no executor is watching (tests,
+    the CLI ``play``).
     """
     reporter = getattr(_local, "reporter", None)
     if reporter is not None:
-        reporter(seat, ply, moves)
+        reporter(seat, ply, moves, faults, seconds, counts)
 
 
-def progress_hook() -> Callable[[int, int, Sequence[str]], None]:
+def progress_hook() -> Callable[..., None]:
     """The current thread's progress sink, to call like :func:`report_progress`.
 
     Fetch it once per game and call it before every move to skip the thread-local
@@ -124,9 +145,14 @@ def progress_hook() -> Callable[[int, int, Sequence[str]], None]:
 
 # Heartbeat slots in a local worker's shared float64 array. A float64 holds every
 # integer below 2**53 exactly, so one array serves for counts too.
-_STAMP, _SEAT, _PLY, _REPORTS, _NBYTES, _NMOVES, _SERIAL, _OVERFLOW = range(8)
-_BEAT_SLOTS = 8
+(_STAMP, _SEAT, _PLY, _REPORTS, _NBYTES, _NMOVES, _SERIAL, _OVERFLOW, _NFAULTS,
+ _FBYTES) = range(10)
+_MAX_SEATS = 32  # per-seat tallies kept for at most this many seats
+_SECONDS = 10  # first slot of the per-seat move seconds
+_COUNTS = _SECONDS + _MAX_SEATS  # first slot of the per-seat agent move counts
+_BEAT_SLOTS = _COUNTS + _MAX_SEATS
 _MOVES_BYTES = 1 << 18  # 256 KiB of move notation per worker: tens of thousands of moves
+_FAULTS_BYTES = 1 << 16  # faults as JSON; a game has at most about one per seat
 _SEP = "\n"
 
 
@@ -134,34 +160,34 @@ class _SharedProgress:
     """Progress sink of a local worker: writes into memory the parent can read.
 
     Writes are plain stores into shared memory (no lock, no system call): the
-    parent only reads the timestamp while the worker lives, and reads the moves
-    after it has killed the worker, when nothing can change any more. Moves are
-    written before the counts that publish them.
+    parent only reads the timestamp and ply while the worker lives, and reads the
+    rest after the worker has died or been killed, when nothing can change any
+    more. Moves and faults are written before the counts that publish them.
     """
 
-    __slots__ = ("beat", "buf", "sent", "used", "full")
+    __slots__ = ("beat", "buf", "fbuf", "sent", "used", "full", "nfaults")
 
-    def __init__(self, beat: Any, buf: Any) -> None:
+    def __init__(self, beat: Any, buf: Any, fbuf: Any) -> None:
         self.beat = beat
         self.buf = buf
+        self.fbuf = fbuf
         self.sent = 0  # moves already in the buffer
         self.used = 0  # bytes already in the buffer
         self.full = False
+        self.nfaults = 0  # faults already in the fault buffer
 
     def begin(self, serial: int) -> None:
         beat = self.beat
-        beat[_REPORTS] = 0
-        beat[_NBYTES] = 0
-        beat[_NMOVES] = 0
-        beat[_OVERFLOW] = 0
+        for slot in range(_BEAT_SLOTS):
+            beat[slot] = 0
         beat[_SEAT] = -1
-        beat[_PLY] = 0
         beat[_STAMP] = time.monotonic()
         beat[_SERIAL] = serial
-        self.sent = self.used = 0
+        self.sent = self.used = self.nfaults = 0
         self.full = False
 
-    def __call__(self, seat: int, ply: int, moves: Sequence[str]) -> None:
+    def __call__(self, seat: int, ply: int, moves: Sequence[str], faults: Sequence[Fault] = (),
+                 seconds: Sequence[float] = (), counts: Sequence[int] = ()) -> None:
         beat = self.beat
         n = len(moves)
         if n < self.sent:  # a different (shorter) list: start the record again
@@ -186,53 +212,92 @@ class _SharedProgress:
             else:  # keep the replayable prefix, flag the rest as lost
                 self.full = True
                 beat[_OVERFLOW] = 1
+        if len(faults) != self.nfaults:  # rare: rewrite the whole list
+            data = json.dumps([asdict(f) for f in faults]).encode("utf-8")
+            if len(data) <= len(self.fbuf):
+                self.fbuf[:len(data)] = data
+                beat[_FBYTES] = len(data)
+            else:
+                beat[_FBYTES] = -1  # unknown: the parent will not continue this game
+            self.nfaults = len(faults)
+            beat[_NFAULTS] = self.nfaults
+        for i, value in enumerate(seconds[:_MAX_SEATS]):
+            beat[_SECONDS + i] = value
+        for i, value in enumerate(counts[:_MAX_SEATS]):
+            beat[_COUNTS + i] = value
         beat[_SEAT] = seat
         beat[_PLY] = ply
         beat[_REPORTS] = beat[_REPORTS] + 1
         beat[_STAMP] = time.monotonic()
 
 
-def _read_moves(beat: Any, buf: Any) -> list[str]:
+@dataclass
+class Snapshot:
+    """A game's last progress report, as the executor knows it after the worker ended.
+
+    ``seat`` is -1 when no report was made. ``complete`` is false when some moves or
+    faults could not be recorded (the game then cannot be continued).
+    """
+
+    seat: int = -1
+    ply: int = 0
+    moves: list[str] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    complete: bool = True
+
+
+def _read_snapshot(beat: Any, buf: Any, fbuf: Any, serial: int, players: int) -> Snapshot:
+    """What a dead (or killed) local worker last reported about job ``serial``."""
+    if int(beat[_SERIAL]) != serial or beat[_REPORTS] <= 0:
+        return Snapshot()
     nbytes = int(beat[_NBYTES])
     nmoves = int(beat[_NMOVES])
-    if nbytes <= 0 or nmoves <= 0:
-        return []
-    moves = bytes(buf[:nbytes]).decode("utf-8", "replace").split(_SEP)
-    return moves[:nmoves]
+    moves: list[str] = []
+    if nbytes > 0 and nmoves > 0:
+        moves = bytes(buf[:nbytes]).decode("utf-8", "replace").split(_SEP)[:nmoves]
+    complete = not beat[_OVERFLOW]
+    faults: list[Fault] = []
+    fbytes = int(beat[_FBYTES])
+    if fbytes > 0:
+        faults = [Fault(**f) for f in json.loads(bytes(fbuf[:fbytes]).decode("utf-8"))]
+    elif fbytes < 0 or beat[_NFAULTS] > 0:
+        complete = False
+    seats = min(players, _MAX_SEATS)
+    seconds = [float(beat[_SECONDS + i]) for i in range(seats)]
+    counts = [int(beat[_COUNTS + i]) for i in range(seats)]
+    seat, ply = int(beat[_SEAT]), int(beat[_PLY])
+    # The report is written moves first: if the worker died half-way through one,
+    # the seat and ply may belong to the previous move.
+    if ply != 0 and ply != len(moves) + 1:
+        complete = False
+    return Snapshot(seat, ply, moves, faults, seconds, counts, complete)
 
 
-# --------------------------------------------------------------------------- outcomes
+# --------------------------------------------------------------------------- continuations
 
 
-def killed_outcome(job: GameJob, seat: int, ply: int, moves: Sequence[str], message: str,
-                   *, started: float = 0.0, host: str = "") -> GameOutcome:
-    """The record of a game whose worker was killed at the hard limit.
+def continuation(job: GameJob, last: Snapshot, kind: str, message: str) -> GameJob | None:
+    """The job that plays on the game of ``job`` after its worker ended, or None.
 
-    Termination is ``END_KILLED`` with one ``FAULT_HANG`` fault on ``seat`` at
-    ``ply``; ``moves`` are those played before the hang (a replayable prefix).
-    The game has no rules result, so every score is 0 and the ranks follow the
-    runner's fault policy with all scores tied: the hung seat ranks last (rank =
-    number of seats) and all other seats share rank 1. When the hung seat is not
-    known (``seat`` outside the lineup, e.g. -1 when no progress was reported)
-    nobody can be blamed and all seats share rank 1. Per-seat move times and counts
-    were not measured and are left empty.
+    ``last`` is the game's last progress report and ``kind``/``message`` the fault
+    to record against the seat that was to move (or whose agent was being
+    created). None when no agent can be blamed: no report, an incomplete one, or a
+    seat that already plays the fallback (then the runner or engine is at fault).
+    Each continuation blames a new seat, so there are at most as many as seats.
     """
-    n = len(job.labels)
-    known = 0 <= seat < n
-    ranks = [n if s == seat else 1 for s in range(n)] if known else [1] * n
-    finished = time.time()
-    return GameOutcome.for_job(
-        job,
-        moves=[str(m) for m in moves],
-        scores=[0.0] * n,
-        ranks=ranks,
-        plies=len(moves),
-        termination=END_KILLED,
-        faults=[Fault(seat=seat if known else -1, ply=int(ply), kind=FAULT_HANG, message=message)],
-        started=started or finished,
-        finished=finished,
-        host=host,
-    )
+    players = len(job.labels)
+    faults = last.faults or list(job.prior_faults)  # a runner's reports hold the prior ones
+    if (not last.complete or not 0 <= last.seat < players
+            or last.seat in {f.seat for f in faults} or job.restarts >= players):
+        return None
+    fault = Fault(last.seat, last.ply and len(last.moves) + 1, kind, message)
+    if last.ply == 0:  # died creating an agent: nothing was played since the hand-out
+        return replace(job, prior_faults=tuple(faults) + (fault,), restarts=job.restarts + 1)
+    return replace(job, resume_moves=tuple(last.moves), prior_faults=tuple(faults) + (fault,),
+                   prior_seconds=tuple(last.seconds), prior_counts=tuple(last.counts),
+                   restarts=job.restarts + 1)
 
 
 # --------------------------------------------------------------------------- errors
@@ -311,9 +376,9 @@ class Executor(ABC):
                     dynamic_ncols=True, smoothing=0.1)
 
 
-def _note(bar: tqdm, killed: int, failed: int) -> None:
-    if killed or failed:
-        bar.set_postfix_str(f"killed={killed} failed={failed}", refresh=False)
+def _note(bar: tqdm, restarted: int, failed: int) -> None:
+    if restarted or failed:
+        bar.set_postfix_str(f"restarted={restarted} failed={failed}", refresh=False)
 
 
 class InlineExecutor(Executor):
@@ -321,7 +386,9 @@ class InlineExecutor(Executor):
 
     For debugging and profiling: no pickling, breakpoints work. The runner's own
     SIGALRM cut-off still interrupts Python-level hangs (in the main thread), but
-    nothing can stop a hang in compiled code: there is no hard-limit guarantee.
+    nothing can stop a hang in compiled code, and an agent that ends the process
+    (``os._exit``, a segfault) ends the tournament: there is no hard-limit or crash
+    guarantee.
     """
 
     def __init__(self, *, progress: bool = True) -> None:

@@ -11,13 +11,32 @@ from typing import Any
 # Why a game ended.
 END_RULES = "end"  # the rules ended it
 END_CAP = "cap"  # the turn cap (truncated)
-END_KILLED = "killed"  # the worker was killed by the hard limit (a hung agent)
+# Older results files only: a game cut off by the watchdog, all scores 0. Such games
+# are now continued in a fresh worker instead (see GameJob.resume_moves).
+END_KILLED = "killed"
 
-# Fault kinds recorded against a seat.
-FAULT_EXCEPTION = "exception"  # act() raised
+# Fault kinds recorded against a seat. After its fault a seat's moves are made by
+# the seeded random fallback agent and the seat ranks below every clean seat.
+FAULT_EXCEPTION = "exception"  # act() raised an Exception (or a BaseException other than the exits)
 FAULT_ILLEGAL = "illegal"  # act() returned a move that is not legal
 FAULT_TIMEOUT = "timeout"  # act() returned, but later than its time limit allows
-FAULT_HANG = "hang"  # act() was interrupted, or its worker killed, at the hard limit
+FAULT_HANG = "hang"  # act() was interrupted at the hard limit (SIGALRM in the worker)
+FAULT_INIT = "init"  # the agent's constructor raised (ply 0: the seat never played)
+FAULT_EXIT = "exit"  # SystemExit/KeyboardInterrupt in act() or the constructor, or os._exit
+FAULT_CRASH = "crash"  # the worker process died by a signal (e.g. a segfault) on the seat's move
+FAULT_KILL = "kill"  # the watchdog killed a worker that the hard limit could not interrupt
+FAULT_KINDS = (FAULT_EXCEPTION, FAULT_ILLEGAL, FAULT_TIMEOUT, FAULT_HANG, FAULT_INIT, FAULT_EXIT,
+               FAULT_CRASH, FAULT_KILL)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something an agent did wrong."""
+
+    seat: int
+    ply: int  # 1-based ply at which it happened; 0 = while the agent was being created
+    kind: str  # FAULT_* above
+    message: str
 
 
 @dataclass(frozen=True)
@@ -37,16 +56,22 @@ class GameJob:
     move_time: float = 0.0  # per-move time limit for the fault policy (0 = none)
     hard_limit: float = 60.0  # seconds a single move may take before it is cut off
     fault_policy: str = "random"  # what a faulty seat does afterwards (see runner)
+    # A continuation: the game's worker died or was killed, and a fresh worker plays
+    # on from these moves (notation, from the start). ``prior_faults`` are every fault
+    # recorded before, the one that ended the worker included; their seats play the
+    # fallback from their fault on. ``prior_seconds`` and ``prior_counts`` are the
+    # per-seat move times and agent moves measured before. ``restarts`` counts the
+    # continuations so far.
+    resume_moves: tuple[str, ...] = ()
+    prior_faults: tuple[Fault, ...] = ()
+    prior_seconds: tuple[float, ...] = ()
+    prior_counts: tuple[int, ...] = ()
+    restarts: int = 0
 
-
-@dataclass
-class Fault:
-    """Something an agent did wrong."""
-
-    seat: int
-    ply: int  # 1-based ply at which it happened
-    kind: str  # FAULT_* above
-    message: str
+    @property
+    def faulty_seats(self) -> frozenset[int]:
+        """Seats that already have a fault (their agent is not asked again)."""
+        return frozenset(f.seat for f in self.prior_faults)
 
 
 @dataclass

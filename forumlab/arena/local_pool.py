@@ -18,10 +18,10 @@ from typing import Any, Iterator, Sequence
 
 from ..core.errors import ForumlabError
 from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                        JobFailure, _BEAT_SLOTS, _MOVES_BYTES, _OVERFLOW, _PLY, _REPORTS, _SEAT,
-                        _SERIAL, _STAMP, _SharedProgress, _local, _note, _one_line, _read_moves,
-                        _record_failure, killed_outcome, log)
-from .jobs import END_KILLED, GameJob, GameOutcome
+                        JobFailure, _BEAT_SLOTS, _FAULTS_BYTES, _MOVES_BYTES, _PLY, _REPORTS,
+                        _SERIAL, _STAMP, _SharedProgress, _local, _note, _one_line,
+                        _read_snapshot, _record_failure, continuation, log)
+from .jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
 
 
 # --------------------------------------------------------------------------- local pool
@@ -87,12 +87,13 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="forumlab-parent-watch", daemon=True).start()
 
 
-def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: Any) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: Any,
+                 fbuf: Any) -> None:
     """Loop of a local worker process: receive a job, play it, send the result."""
     # Ctrl-C reaches the whole process group; the parent decides what to do.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
-    reporter = _SharedProgress(beat, buf)
+    reporter = _SharedProgress(beat, buf, fbuf)
     _local.reporter = reporter
     fn_bytes: bytes | None = None
     fn: GameFn | None = None
@@ -134,8 +135,10 @@ class _Worker:
     def __init__(self, ctx: Any, index: int) -> None:
         self.beat = ctx.RawArray("d", _BEAT_SLOTS)
         self.buf = ctx.RawArray("c", _MOVES_BYTES)
+        self.fbuf = ctx.RawArray("c", _FAULTS_BYTES)
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child, self.beat, self.buf),
+        self.process = ctx.Process(target=_worker_main,
+                                   args=(child, self.beat, self.buf, self.fbuf),
                                    name=f"forumlab-worker-{index}", daemon=True)
         self.process.start()
         child.close()
@@ -253,12 +256,15 @@ class LocalExecutor(Executor):
         if not limit or limit <= 0 or math.isinf(limit):
             return math.inf, False
         beat = worker.beat
-        if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0:
+        # Ply 0 reports come while agents are created: still the start-up allowance.
+        if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0 and beat[_PLY] > 0:
             return max(beat[_STAMP], task.dispatched) + limit + self.grace, True
         return task.dispatched + limit + self.grace + self.startup_timeout, False
 
-    def _receive(self, worker: _Worker, failures: list[JobFailure]) -> GameOutcome | None:
-        """Read the reply of a busy worker whose pipe is readable; None if no outcome."""
+    def _receive(self, worker: _Worker,
+                 failures: list[JobFailure]) -> GameOutcome | GameJob | None:
+        """Read the reply of a busy worker whose pipe is readable: its outcome, the
+        continuation of its game if it died instead, or None after a failure."""
         task = worker.task
         assert task is not None
         try:
@@ -278,60 +284,72 @@ class LocalExecutor(Executor):
         _record_failure(failures, JobFailure(task.job.key, reply[2], reply[3]))
         return None
 
-    def _lost(self, worker: _Worker, failures: list[JobFailure]) -> None:
-        """A busy worker died without answering (segfault, OOM killer, kill -9)."""
+    def _lost(self, worker: _Worker, failures: list[JobFailure]) -> GameJob | None:
+        """A busy worker died without answering: its game's continuation, if any."""
         task = worker.task
         assert task is not None
         worker.process.join(5.0)
         code = worker.process.exitcode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        beat = worker.beat
-        last = (f"last progress report: seat {int(beat[_SEAT])}, ply {int(beat[_PLY])}"
-                if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0
-                else "no progress report")
-        _record_failure(failures, JobFailure(
-            task.job.key, f"worker process died ({how}) while playing the game", last))
-        worker.task = None
-        self._discard(worker)
-        return None
+        if code is not None and code < 0:
+            kind, how = FAULT_CRASH, f"killed by signal {-code}"
+            try:
+                how += f" ({signal.Signals(-code).name})"
+            except ValueError:
+                pass
+        else:
+            kind, how = FAULT_EXIT, f"exit code {code}"
+        return self._continue(worker, kind, f"worker process died ({how})", failures)
 
-    def _kill(self, worker: _Worker, reported: bool) -> GameOutcome:
-        """Kill the worker of a hung game and return the game's record."""
+    def _kill(self, worker: _Worker, reported: bool,
+              failures: list[JobFailure]) -> GameOutcome | GameJob | None:
+        """Kill the worker of a hung game: its outcome if it had just finished, else
+        its continuation, if any."""
         task = worker.task
         assert task is not None
         stalled = time.monotonic() - (max(worker.beat[_STAMP], task.dispatched) if reported
                                       else task.dispatched)
         worker.kill()
-        outcome = None
         # The game may have finished in the instant before the kill.
         try:
             if worker.conn.poll(0):
                 reply = worker.conn.recv()
                 if reply[0] == "ok" and reply[1] == task.serial:
-                    outcome = reply[2]
+                    worker.task = None
+                    self._discard(worker)
+                    return reply[2]
         except (EOFError, OSError, pickle.UnpicklingError):
             pass
-        if outcome is None:
-            job = task.job
-            beat = worker.beat
-            moves = _read_moves(beat, worker.buf)
-            if reported:
-                seat, ply = int(beat[_SEAT]), int(beat[_PLY])
-                message = (f"no progress for {stalled:.1f} s (hard limit {job.hard_limit:g} s "
-                           f"+ grace {self.grace:g} s): worker killed")
-            else:
-                seat, ply = -1, 0
-                message = (f"no progress report {stalled:.1f} s after the game was handed out "
-                           f"(hard limit {job.hard_limit:g} s + grace {self.grace:g} s + start-up "
-                           f"{self.startup_timeout:g} s): worker killed")
-            if beat[_OVERFLOW]:
-                message += f"; moves after the first {len(moves)} were not recorded"
-            outcome = killed_outcome(job, seat, ply, moves, message, started=task.started,
-                                     host=self._host)
-            log.warning("game %s: %s", job.key, message)
+        job = task.job
+        if reported:
+            message = (f"no progress for {stalled:.1f} s (hard limit {job.hard_limit:g} s "
+                       f"+ grace {self.grace:g} s): worker killed")
+        else:
+            message = (f"no move {stalled:.1f} s after the game was handed out (hard limit "
+                       f"{job.hard_limit:g} s + grace {self.grace:g} s + start-up "
+                       f"{self.startup_timeout:g} s): worker killed")
+        return self._continue(worker, FAULT_KILL, message, failures)
+
+    def _continue(self, worker: _Worker, kind: str, message: str,
+                  failures: list[JobFailure]) -> GameJob | None:
+        """The continuation of the game of a worker that is gone, or None after
+        recording a failure when no agent can be blamed."""
+        task = worker.task
+        assert task is not None
+        job = task.job
+        last = _read_snapshot(worker.beat, worker.buf, worker.fbuf, task.serial, len(job.labels))
         worker.task = None
         self._discard(worker)
-        return outcome
+        follow = continuation(job, last, kind, message)
+        where = (f"seat {last.seat}, ply {last.ply}" if last.seat >= 0 else "no progress report")
+        if follow is None:
+            _record_failure(failures, JobFailure(
+                job.key, f"{message} while playing the game, and no agent can be blamed",
+                f"last progress report: {where}"
+                + ("" if last.complete else " (incomplete: moves or faults were not recorded)")))
+            return None
+        log.warning("game %s: %s at %s (%s); playing on in a fresh worker", job.key, message,
+                    where, kind)
+        return follow
 
     def run(self, jobs: Sequence[GameJob], fn: GameFn, *,
             progress: bool | None = None) -> Iterator[GameOutcome]:
@@ -349,11 +367,23 @@ class LocalExecutor(Executor):
         self._preload(fn)
         pending = deque(jobs)
         failures: list[JobFailure] = []
-        killed = 0
+        restarted = 0
+        first_started: dict[str, float] = {}  # key: when the game was first handed out
         idle_deaths = 0
         finished = False
         bar = self._bar(len(jobs), progress)
         outcomes: list[GameOutcome] = []
+
+        def outcomes_or_restart(result: GameOutcome | GameJob | None) -> None:
+            nonlocal restarted
+            if isinstance(result, GameJob):  # a continuation: plays next, same game
+                pending.appendleft(result)
+                restarted += 1
+                return
+            bar.update(1)
+            if result is not None:
+                outcomes.append(result)
+
         try:
             while True:
                 # Keep the pool at size while there is work (replacing killed or dead
@@ -374,6 +404,7 @@ class LocalExecutor(Executor):
                     job = pending.popleft()
                     self._serial += 1
                     worker.task = _Task(self._serial, job, time.monotonic(), time.time())
+                    first_started.setdefault(job.key, worker.task.started)
                     try:
                         worker.conn.send((self._serial, fn_bytes, job))
                     except (OSError, ValueError):
@@ -385,6 +416,8 @@ class LocalExecutor(Executor):
                     raise ForumlabError("local worker processes keep dying before they get a game; "
                                         "see the log")
                 for outcome in outcomes:
+                    # A continued game started when its first worker got it.
+                    outcome.started = first_started.pop(outcome.key, outcome.started)
                     yield outcome
                 outcomes = []
                 busy = [w for w in self._pool if w.task is not None]
@@ -407,23 +440,18 @@ class LocalExecutor(Executor):
                         continue
                     answered.add(id(worker))
                     if worker.conn.poll(0):
-                        outcome = self._receive(worker, failures)
+                        result = self._receive(worker, failures)
                     else:
-                        outcome = self._lost(worker, failures)
-                    bar.update(1)
-                    if outcome is not None:
-                        outcomes.append(outcome)
+                        result = self._lost(worker, failures)
+                    outcomes_or_restart(result)
                 now = time.monotonic()
                 for worker in busy:
                     if worker.task is None or id(worker) in answered:
                         continue
                     deadline, reported = self._deadline(worker)
                     if now > deadline:
-                        outcome = self._kill(worker, reported)
-                        bar.update(1)
-                        killed += outcome.termination == END_KILLED
-                        outcomes.append(outcome)
-                _note(bar, killed, len(failures))
+                        outcomes_or_restart(self._kill(worker, reported, failures))
+                _note(bar, restarted, len(failures))
             finished = True
         finally:
             bar.close()

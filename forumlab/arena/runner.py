@@ -1,15 +1,20 @@
 """Play one tournament game under the fault policy (runs inside a worker).
 
-Fault policy "random" (the default and only one so far): when a seat's agent raises,
-returns an illegal move, answers later than ``move_time * TIMEOUT_FACTOR +
-TIMEOUT_SLACK`` (when the tournament sets a move time), or is cut off at the hard
-limit, the fault is recorded, that move and every later move of the seat are played
-by a seeded random agent, and the seat is ranked below every seat without a fault.
+Fault policy "random" (the default and only one so far): when a seat's agent cannot
+be created, raises (any exception, ``SystemExit`` and ``KeyboardInterrupt``
+included), returns an illegal move, answers later than ``move_time *
+TIMEOUT_FACTOR + TIMEOUT_SLACK`` (when the tournament sets a move time), or is cut
+off at the hard limit, the fault is recorded, that move and every later move of the
+seat are played by a seeded random agent, and the seat is ranked below every seat
+without a fault. The order of the clean seats always comes from their scores.
 
 Hard limit: in a worker's main thread a SIGALRM timer interrupts a Python-level hang
-after ``hard_limit`` seconds. Code that never returns to the interpreter (a runaway
-compiled loop) cannot be interrupted that way; the executor's watchdog then kills the
-worker and records the game as killed.
+after ``hard_limit`` seconds. What that cannot stop (a runaway compiled loop, an
+agent that blocks SIGALRM) and what ends the worker process (a segfault,
+``os._exit``) is the executor's business: it re-creates the game from the moves the
+runner reported (:func:`forumlab.arena.executors.report_progress`) and hands this
+runner a continuation job (``GameJob.resume_moves`` and ``prior_faults``), which it
+plays on from there.
 """
 from __future__ import annotations
 
@@ -18,9 +23,12 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
+from typing import Iterator
 
+from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
 from ..agents.registry import create_agent
+from ..core.game import Game, State
 from ..core.ranks import shared_ranks
 from ..core.registry import create_game
 from ..core.rng import derive_seed, make_rng
@@ -28,8 +36,10 @@ from .jobs import (
     END_CAP,
     END_RULES,
     FAULT_EXCEPTION,
+    FAULT_EXIT,
     FAULT_HANG,
     FAULT_ILLEGAL,
+    FAULT_INIT,
     FAULT_TIMEOUT,
     Fault,
     GameJob,
@@ -49,13 +59,17 @@ def _progress_hook():
     try:
         from .executors import progress_hook
     except ImportError:  # e.g. a third-party runner without the executors module
-        return lambda seat, ply, moves: None
+        return lambda *args: None
     return progress_hook()
 
 
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 @contextmanager
-def _hard_limit(seconds: float):
-    usable = seconds > 0 and threading.current_thread() is threading.main_thread()
+def _hard_limit(seconds: float) -> Iterator[None]:
+    usable = seconds > 0 and _in_main_thread()
     if not usable:
         yield
         return
@@ -64,12 +78,53 @@ def _hard_limit(seconds: float):
         raise MoveInterrupted(f"no move after the hard limit of {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, fire)
+    # A previous agent may have blocked SIGALRM in this thread and returned.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        # If the agent blocked SIGALRM, the alarm may be pending: ignoring the signal
+        # discards it, so that unblocking cannot deliver it to the previous handler
+        # (by default: terminate the process).
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
         signal.signal(signal.SIGALRM, previous)
+
+
+class _CtrlC:
+    """Tells a real Ctrl-C from an agent raising KeyboardInterrupt.
+
+    Worker processes ignore SIGINT, so there every KeyboardInterrupt is the agent's.
+    In the tournament process itself (``workers=0``) a SIGINT handler marks the
+    real ones, which must stop the tournament, not count as a fault.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+    @contextmanager
+    def watching(self) -> Iterator["_CtrlC"]:
+        if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield self
+            return
+
+        def on_sigint(signum, frame):
+            self.pressed = True
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def is_agent_exit(self, exc: BaseException) -> bool:
+        """An exit the agent asked for (recorded as FAULT_EXIT)? Re-raises a real Ctrl-C."""
+        if isinstance(exc, KeyboardInterrupt) and self.pressed:
+            raise exc
+        return isinstance(exc, (SystemExit, KeyboardInterrupt))
 
 
 def fault_ranks(scores: list[float], faulty: set[int]) -> list[int]:
@@ -90,54 +145,104 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
-def run_job(job: GameJob) -> GameOutcome:
-    """Play the game of ``job`` to the end and return what the store records."""
-    started = time.time()
-    game = create_game(job.game, job.config)
-    agents = [create_agent(spec, seed=seed) for spec, seed in zip(job.specs, job.agent_seeds)]
-    fallbacks = [RandomAgent(seed=derive_seed(job.seed, "fallback", seat)) for seat in range(game.players)]
-    view_rng = make_rng(derive_seed(job.seed, "views"))
+def _per_seat(values, n: int, zero):
+    """``values`` padded (or cut) to ``n`` seats."""
+    values = list(values)[:n]
+    return values + [zero] * (n - len(values))
+
+
+def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: _CtrlC,
+                   report) -> list[Agent | None]:
+    """The seats' agents; None for a seat with a fault (from before, or its constructor's)."""
+    agents: list[Agent | None] = []
+    for seat in range(n):
+        if seat in {f.seat for f in faults}:
+            agents.append(None)
+            continue
+        # Ply 0 tells the executor whose constructor runs, should the worker die in it.
+        report(seat, 0, job.resume_moves, faults, (), ())
+        try:
+            agents.append(create_agent(job.specs[seat], seed=job.agent_seeds[seat]))
+        except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
+            kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_INIT
+            faults.append(Fault(seat, 0, kind, "constructor: " + _one_line(exc)))
+            agents.append(None)
+    return agents
+
+
+def _replay(game: Game, job: GameJob) -> State:
+    """The position after the moves of a continuation job (the start for a new game)."""
     state = game.new_state(job.seed)
-    faulty: set[int] = set()
-    faults: list[Fault] = []
-    moves: list[str] = []
-    seconds = [0.0] * game.players
-    counts = [0] * game.players
-    limit = job.move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK if job.move_time > 0 else None
-    report_progress = _progress_hook()
-    while not state.is_terminal:
-        seat = state.current_player
-        ply = len(moves) + 1
-        report_progress(seat, ply, moves)
-        # The agent sees a copy with everything its seat cannot see resampled.
-        view = state.copy()
-        game.kernels.determinize(view.array, seat, view_rng)
-        move = None
-        if seat not in faulty:
-            fault = None
-            t0 = time.perf_counter()
-            try:
-                with _hard_limit(job.hard_limit):
-                    move = agents[seat].act(view)
-            except MoveInterrupted as exc:
-                fault = (FAULT_HANG, str(exc))
-            except Exception as exc:  # any agent failure is the agent's fault
-                fault = (FAULT_EXCEPTION, _one_line(exc))
-            elapsed = time.perf_counter() - t0
-            seconds[seat] += elapsed
-            counts[seat] += 1
-            if fault is None and move not in set(state.legal_moves().tolist()):
-                fault = (FAULT_ILLEGAL, f"returned {move!r}, which is not a legal move")
-            if fault is None and limit is not None and elapsed > limit:
-                fault = (FAULT_TIMEOUT, f"took {elapsed:.3f} s, limit {job.move_time:g} s (+margin)")
-            if fault is not None:
-                faulty.add(seat)
-                faults.append(Fault(seat, ply, fault[0], fault[1]))
-                move = None
-        if move is None:
-            move = fallbacks[seat].act(view)
-        moves.append(game.format_move(state.array, move))
-        state.play(move)
+    for text in job.resume_moves:
+        state.play(text)  # an error here is an engine bug, not an agent fault
+    return state
+
+
+def run_job(job: GameJob) -> GameOutcome:
+    """Play the game of ``job`` to the end (or on from its resume moves).
+
+    Args:
+        job: the planned game; a continuation when ``job.resume_moves`` or
+            ``job.prior_faults`` are set.
+
+    Returns:
+        The outcome the store records: every move from the start, every fault
+        (prior ones first), final scores and fault-policy ranks.
+    """
+    started = time.time()
+    report = _progress_hook()
+    game = create_game(job.game, job.config)
+    n = game.players
+    faults: list[Fault] = list(job.prior_faults)
+    seconds = _per_seat(job.prior_seconds, n, 0.0)
+    counts = _per_seat(job.prior_counts, n, 0)
+    ctrl_c = _CtrlC()
+    with ctrl_c.watching():
+        agents = _create_agents(job, n, faults, ctrl_c, report)
+        state = _replay(game, job)
+        moves: list[str] = list(job.resume_moves)
+        # A continuation starts its random streams afresh, seeded by where it starts,
+        # so that it is as reproducible as the game itself.
+        start = len(moves)
+        fallbacks = [RandomAgent(seed=derive_seed(job.seed, "fallback", seat, *([start] if start else [])))
+                     for seat in range(n)]
+        view_rng = make_rng(derive_seed(job.seed, "views", *([start] if start else [])))
+        faulty = {f.seat for f in faults}
+        limit = job.move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK if job.move_time > 0 else None
+        while not state.is_terminal:
+            seat = state.current_player
+            ply = len(moves) + 1
+            report(seat, ply, moves, faults, seconds, counts)
+            # The agent sees a copy with everything its seat cannot see resampled.
+            view = state.copy()
+            game.kernels.determinize(view.array, seat, view_rng)
+            move = None
+            agent = agents[seat]
+            if seat not in faulty and agent is not None:
+                fault = None
+                t0 = time.perf_counter()
+                try:
+                    with _hard_limit(job.hard_limit):
+                        move = agent.act(view)
+                except MoveInterrupted as exc:
+                    fault = (FAULT_HANG, str(exc))
+                except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
+                    fault = (FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION, _one_line(exc))
+                elapsed = time.perf_counter() - t0
+                seconds[seat] += elapsed
+                counts[seat] += 1
+                if fault is None and move not in set(state.legal_moves().tolist()):
+                    fault = (FAULT_ILLEGAL, f"returned {move!r}, which is not a legal move")
+                if fault is None and limit is not None and elapsed > limit:
+                    fault = (FAULT_TIMEOUT, f"took {elapsed:.3f} s, limit {job.move_time:g} s (+margin)")
+                if fault is not None:
+                    faulty.add(seat)
+                    faults.append(Fault(seat, ply, fault[0], fault[1]))
+                    move = None
+            if move is None:
+                move = fallbacks[seat].act(view)
+            moves.append(game.format_move(state.array, move))
+            state.play(move)
     scores = state.scores()
     result = state.result()
     return GameOutcome.for_job(

@@ -34,21 +34,26 @@ def warm_up(definition: TournamentDefinition) -> None:
     This compiles (or loads from numba's disk cache) every kernel the tournament uses
     once, before the workers start, instead of once per worker at the same time.
     """
-    from ..agents.registry import create_agent
+    from ..agents.registry import agent_class, create_agent
+    from ..agents.spec import parse_spec
     from ..core.registry import create_game
 
     state = create_game(definition.game, definition.config).new_state(definition.seed)
     for entry in definition.agents:
-        agent = create_agent(entry.spec, seed=0)
-        # Only built-in agents: a third-party one may hang or raise, which is the
-        # workers' business (fault policy), not the parent's.
-        if type(agent).__module__.startswith("forumlab."):
-            agent.act(state.copy())
+        # Only built-in agents, not even constructed otherwise: a third-party one may
+        # hang, raise or end its process, which is the workers' business (fault
+        # policy), not the tournament process's.
+        if agent_class(parse_spec(entry.spec)[0]).__module__.startswith("forumlab."):
+            create_agent(entry.spec, seed=0).act(state.copy())
 
 
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,
-                 scheduler: str | None, progress: bool = True) -> int:
-    """Play every planned game not yet in ``store``; return how many were played."""
+                 scheduler: str | None, progress: bool = True,
+                 executor_options: dict | None = None) -> int:
+    """Play every planned game not yet in ``store``; return how many were played.
+
+    ``executor_options`` go to the executor (e.g. the watchdog's ``grace``).
+    """
     from .executors import make_executor
 
     done = store.done_keys()
@@ -57,7 +62,8 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
         return 0
     warm_up(definition)
     played = 0
-    with make_executor(workers, scheduler) as executor:  # workers None = one per core
+    with make_executor(workers, scheduler, **(executor_options or {})) as executor:
+        # workers None = one per core
         for outcome in executor.run(jobs, run_job, progress=progress):
             store.record(outcome)
             played += 1
@@ -65,25 +71,26 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
 
 
 def run_tournament(definition: TournamentDefinition, db_path: str | Path, workers: int | None = None,
-                   scheduler: str | None = None, progress: bool = True) -> int:
+                   scheduler: str | None = None, progress: bool = True,
+                   executor_options: dict | None = None) -> int:
     """Create (or continue) the results file of ``definition`` and play what is missing."""
     with ResultStore.create(db_path, definition.to_json(), versions(definition.game)) as store:
-        return play_missing(store, definition, workers, scheduler, progress)
+        return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
 
 def resume_tournament(db_path: str | Path, workers: int | None = None, scheduler: str | None = None,
-                      progress: bool = True) -> int:
+                      progress: bool = True, executor_options: dict | None = None) -> int:
     """Play the games of an existing results file that are still missing."""
     with ResultStore.open(db_path) as store:
         definition = TournamentDefinition.from_json(store.definition)
-        return play_missing(store, definition, workers, scheduler, progress)
+        return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
 
 def rated_games(outcomes: list[GameOutcome]) -> list[RatedGame]:
     """Outcomes as the ratings model sees them.
 
-    Games with faults, including killed ones, count with the ranks the fault policy
-    gave them (a faulty seat ranks last): a crashing or hanging agent is weaker.
+    Games with faults count with the ranks the fault policy gave them (a faulty seat
+    ranks last): a crashing or hanging agent is weaker.
     """
     return [
         RatedGame(group=o.group, agents=tuple(o.labels), ranks=tuple(o.ranks), scores=tuple(o.scores))
