@@ -13,7 +13,7 @@ there). All three share the budget parameters and one iterative-deepening driver
   budget the move is a pure function of (position, seed, parameters). Depth 1 always
   completes, so a tiny budget still gives a searched move.
 - ``time``: wall-clock seconds per move (0 = none); not reproducible across machines
-  or runs, by nature. The search stops within about a millisecond of the budget.
+  or runs, by nature. The clock is read about every millisecond of search.
 - ``cpu_time``: CPU seconds of the searching thread per move (0 = none): the same
   search effort whatever else loads the machine (still not bit-reproducible). With
   several budgets the first one spent ends the search.
