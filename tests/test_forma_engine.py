@@ -371,6 +371,7 @@ def test_bridge_counts_are_square_disjoint():
 def test_random_setup_rules_hold_over_many_seeds(players):
     g = game(players, "random")
     seen = set()
+    enclosing = 0
     for seed in range(150):
         array = g.new_state(seed).array
         stones, tower = obstacle_squares(array)
@@ -382,12 +383,14 @@ def test_random_setup_rules_hold_over_many_seeds(players):
         assert len(obstacles) == 26
         for q in obstacles:
             assert not any(int(nb) in obstacles for nb in NEIGHBOURS[q] if nb >= 0)
-        for q in range(400):
-            if q not in obstacles:
-                assert any(int(nb) not in obstacles for nb in NEIGHBOURS[q] if nb >= 0)
+        enclosing += any(all(int(nb) in obstacles for nb in NEIGHBOURS[q] if nb >= 0)
+                         for q in range(400) if q not in obstacles)
         seen.add((tuple(stones), tower))
         assert (stones, tower) == obstacle_squares(g.new_state(seed).array)  # deterministic
     assert len(seen) == 150
+    # The spec allows a layout that encloses a free square by itself (about 1 in 21;
+    # the square then stays free and scores nobody), so the uniform setup draws some.
+    assert enclosing > 0
 
 
 def test_random_setup_tower_spreads_over_the_interior():

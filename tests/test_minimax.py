@@ -336,27 +336,93 @@ def test_node_budget_is_respected_and_depth_one_always_completes():
 
 
 @pytest.mark.parametrize("cls", AGENTS)
-def test_time_budget(cls):
+@pytest.mark.parametrize("budget", ["time", "cpu_time"])
+def test_time_budget_is_spent_without_a_depth(cls, budget):
+    # Before: time=0.2 without a depth stopped at the default fixed depth after
+    # 1-35 ms. A busy machine only makes the search slower, so "at least half the
+    # budget was used" holds under any load; the upper bound has a wide margin.
     st = random_position(3, 31, seed=16)
     cls(seed=0, depth=1).act(st)  # compile / load outside the timing
-    agent = cls(seed=0, depth=0, time=0.2)
+    agent = cls(seed=0, **{budget: 0.3})
     t0 = time.perf_counter()
     move = agent.act(st)
     elapsed = time.perf_counter() - t0
+    r = agent.last_result
     assert move in set(st.legal_moves().tolist())
-    assert elapsed < 2.0
-    assert agent.last_result.depth >= 1
-    assert agent.last_search["depth"] == agent.last_result.depth
-    assert agent.last_search["nodes"] == agent.last_result.nodes > 0
+    assert not r.exact  # the tree is far too big: the budget is what ends the search
+    spent = r.seconds if budget == "time" else r.cpu_seconds
+    assert spent >= 0.15
+    assert elapsed < 2.5
+    assert r.depth >= 1
+    assert agent.last_search["depth"] == r.depth
+    assert agent.last_search["nodes"] == r.nodes > 0
+
+
+@pytest.mark.parametrize("cls,old_default", [(ParanoidAgent, 3), (MaxnAgent, 2), (BRSAgent, 4)])
+def test_node_budget_without_depth_deepens_past_the_fixed_default(cls, old_default):
+    # Before: nodes=... without a depth searched to the fixed default depth and
+    # stopped, leaving most of the budget unspent. The opening is cheap to search.
+    st = position("")
+    budget = 300_000
+    r = cls(seed=0, nodes=budget).search(st)
+    assert r.depth > old_default
+    assert not r.exact
+    assert r.nodes <= budget + 1  # the node that crossed the budget is the last
+    assert r.nodes > budget // 2  # most of the budget was spent
+    # the move is the one of the last completed depth searched alone
+    alone = cls(seed=0, depth=r.depth).search(st)
+    assert (alone.move, alone.value) == (r.move, r.value)
+
+
+@pytest.mark.parametrize("cls,default", [(ParanoidAgent, 3), (MaxnAgent, 2), (BRSAgent, 4)])
+def test_fixed_depth_only_without_any_budget_and_explicit_depth_caps(cls, default):
+    st = random_position(3, 12, seed=20)
+    assert cls(seed=0).search(st).depth == default
+    assert cls(seed=0, depth=0).search(st).depth == default  # 0 is the default
+    assert cls(seed=0, depth=2, nodes=10**9).search(st).depth == 2
+    assert cls(seed=0, depth=2, time=60.0).search(st).depth == 2
+
+
+@pytest.mark.parametrize("cls,players,plies,seed,left", [
+    # (agent, players, plies played, seed, plies left to the end capped at 3 rounds)
+    (ParanoidAgent, 3, 6, 21, 3),
+    (MaxnAgent, 3, 6, 21, 3),
+    (BRSAgent, 3, 6, 21, 3),
+    # 2 players: two sub-moves a turn, so lines transpose into each other
+    (ParanoidAgent, 2, 8, 22, 4),
+    (BRSAgent, 2, 8, 22, 4),
+])
+def test_exhausted_game_tree_ends_the_deepening(cls, players, plies, seed, left):
+    # Every line ends within `left` plies: iteration `left` cuts no leaf by depth,
+    # so the search stops there with a proven value instead of repeating the same
+    # tree up to MAX_DEPTH or until the budget is spent. With transpositions this
+    # needs proven TT entries (an entry used to count as a cut).
+    st = random_position(players, plies, seed, max_rounds=3)
+    probe = st.copy()
+    for _ in range(left - 1):
+        probe.play(int(probe.legal_moves()[0]))
+    assert not probe.is_terminal and all(
+        probe.copy().play(int(m)).is_terminal for m in probe.legal_moves())
+    budget = 10**8
+    r = cls(seed=0, nodes=budget).search(st)
+    assert r.exact and r.depth <= left
+    assert r.nodes < budget // 10
+    # the proven value is the fixed-depth value at any greater depth
+    deeper = cls(seed=0, depth=min(left + 2, S.MAX_DEPTH)).search(st)
+    assert deeper.value == r.value and deeper.exact
 
 
 def test_bad_parameters_are_rejected():
     with pytest.raises(AgentSpecError):
         ParanoidAgent(depth=-1)
     with pytest.raises(AgentSpecError):
-        ParanoidAgent(depth=0)  # no limit and no budget
+        ParanoidAgent(depth=S.MAX_DEPTH + 1)
     with pytest.raises(AgentSpecError):
         MaxnAgent(time=-1)
+    with pytest.raises(AgentSpecError):
+        MaxnAgent(cpu_time=float("nan"))
+    with pytest.raises(AgentSpecError):
+        BRSAgent(cpu_time="1s")
     with pytest.raises(AgentSpecError):
         BRSAgent(default_move="pass")
     with pytest.raises(AgentSpecError):

@@ -4,13 +4,19 @@ Thin agents over the generic numba search of :mod:`forumlab.search.minimax`
 (algorithms, value conventions, move ordering, TT and budgets are documented
 there). All three share the budget parameters and one iterative-deepening driver:
 
-- ``depth``: maximum plies (a 2-player Forum Romanum sub-move is a ply); 0 = no limit
-  (then ``nodes`` or ``time`` must be set).
+- ``depth``: maximum plies (a 2-player Forum Romanum sub-move is a ply). The default,
+  0, means: with a ``nodes``, ``time`` or ``cpu_time`` budget, deepen until the budget
+  is spent (or the game tree below the position is exhausted); with no budget at
+  all, a fixed depth, the class's ``default_depth`` (paranoid 3, max^n 2, BRS 4). An
+  explicit depth caps the deepening.
 - ``nodes``: node budget per move (0 = none). Deterministic: with a node or depth
   budget the move is a pure function of (position, seed, parameters). Depth 1 always
   completes, so a tiny budget still gives a searched move.
-- ``time``: seconds per move (0 = none), via iterative deepening; not reproducible
-  across machines or runs, by nature.
+- ``time``: wall-clock seconds per move (0 = none); not reproducible across machines
+  or runs, by nature. The clock is read about every millisecond of search.
+- ``cpu_time``: CPU seconds of the searching thread per move (0 = none): the same
+  search effort whatever else loads the machine (still not bit-reproducible). With
+  several budgets the first one spent ends the search.
 - ``tt_bits``: the transposition table has 2**tt_bits entries (0 = no table; default
   18, i.e. 8 MB, for paranoid and BRS, 16, i.e. 6 MB, for max^n), allocated when
   the agent is created.
@@ -31,17 +37,25 @@ from .base import Agent, Param
 from .spec import AgentSpecError
 
 
-def _budget_params(depth: int, tt_bits: int = 18,
+def _budget_params(default_depth: int, tt_bits: int = 18,
                    extra: dict[str, Param] | None = None) -> dict[str, Param]:
     params = {
-        "depth": Param(depth, f"maximum search depth in plies (0 = no limit; at most {S.MAX_DEPTH})"),
+        "depth": Param(0, f"maximum search depth in plies, at most {S.MAX_DEPTH} (0 = until the "
+                          f"nodes/time budget is spent; {default_depth} when no budget is given)"),
         "nodes": Param(0, "node budget per move (0 = none; deterministic)"),
-        "time": Param(0.0, "seconds per move (0 = none), by iterative deepening"),
+        "time": Param(0.0, "wall-clock seconds per move (0 = none)"),
+        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)"),
         "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)"),
         "order": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with this many plies left"),
     }
     params.update(extra or {})
     return params
+
+
+def _seconds_option(agent: str, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise AgentSpecError(f"agent {agent!r}: {name} must be a number of seconds >= 0, not {value!r}")
+    return float(value)
 
 
 def _int_option(agent: str, name: str, value: Any, lo: int, hi: int) -> int:
@@ -54,6 +68,7 @@ class MinimaxAgent(Agent):
     """Shared machinery of the minimax family (not registered itself)."""
 
     algorithm: ClassVar[int]
+    default_depth: ClassVar[int]  # the depth when neither a depth nor a budget is given
     name = "minimax"
 
     def __init__(self, seed: int = 0, **options: Any):
@@ -61,14 +76,12 @@ class MinimaxAgent(Agent):
         o = self.options
         self.depth = _int_option(self.name, "depth", o["depth"], 0, S.MAX_DEPTH)
         self.nodes = _int_option(self.name, "nodes", o["nodes"], 0, 1 << 62)
-        t = o["time"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < float("inf"):
-            raise AgentSpecError(f"agent {self.name!r}: time must be a number of seconds >= 0, not {t!r}")
-        self.time = float(t)
+        self.time = _seconds_option(self.name, "time", o["time"])
+        self.cpu_time = _seconds_option(self.name, "cpu_time", o["cpu_time"])
         tt_bits = _int_option(self.name, "tt_bits", o["tt_bits"], 0, 28)
         order = _int_option(self.name, "order", o["order"], 1, S.MAX_DEPTH + 1)
-        if self.depth == 0 and self.nodes == 0 and self.time == 0:
-            raise AgentSpecError(f"agent {self.name!r}: depth=0 (no limit) needs a nodes or time budget")
+        if self.depth == 0 and self.nodes == 0 and self.time == 0 and self.cpu_time == 0:
+            self.depth = self.default_depth  # no budget at all: a fixed depth
         self.workspace = S.Workspace(self.algorithm, tt_bits, self._default_move(), order)
         self.last_result: S.SearchResult | None = None
         self.last_search: dict = {}
@@ -81,7 +94,8 @@ class MinimaxAgent(Agent):
         nodes, completed depth, time). Raises GameOverError in a finished game."""
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
-        result = S.search(state.array, self.workspace, self.rng, self.depth, self.nodes, self.time)
+        result = S.search(state.array, self.workspace, self.rng, self.depth, self.nodes, self.time,
+                          self.cpu_time)
         self.last_result = result
         # the plain-dict summary every agent family offers (benchmarks, arena logs)
         self.last_search = {
@@ -89,6 +103,7 @@ class MinimaxAgent(Agent):
             "depth": result.depth,
             "value": result.value,
             "seconds": result.seconds,
+            "cpu_seconds": result.cpu_seconds,
             "exact": result.exact,
             "partial": result.partial,
             "extra": result.extra,
@@ -105,7 +120,8 @@ class ParanoidAgent(MinimaxAgent):
     name = "paranoid"
     description = "paranoid alpha-beta (opponents minimize our margin), iterative deepening, TT"
     algorithm = S.PARANOID
-    params = _budget_params(3)
+    default_depth = 3
+    params = _budget_params(default_depth)
 
 
 class MaxnAgent(MinimaxAgent):
@@ -114,8 +130,9 @@ class MaxnAgent(MinimaxAgent):
     name = "maxn"
     description = "max^n search (each player maximizes their own margin)"
     algorithm = S.MAXN
+    default_depth = 2
     # few transpositions within max^n's shallow depths, and 88-byte entries
-    params = _budget_params(2, tt_bits=16)
+    params = _budget_params(default_depth, tt_bits=16)
 
 
 class BRSAgent(MinimaxAgent):
@@ -125,7 +142,8 @@ class BRSAgent(MinimaxAgent):
     name = "brs"
     description = "best-reply search (BRS+): one opponent replies, the others play a default move"
     algorithm = S.BRS
-    params = _budget_params(4, extra={
+    default_depth = 4
+    params = _budget_params(default_depth, extra={
         "default_move": Param("history", "non-searching opponents' move: 'history' "
                               "(move-ordering best) or 'greedy' (best for themselves one ply ahead)"),
     })

@@ -64,7 +64,11 @@ Search machinery
   depth, bound flag (exact/lower/upper), best move and a generation stamp; entries
   of earlier searches are treated as empty, so a search never depends on what the
   agent searched before (always-replace). The table persists across the iterations
-  of one move, giving the previous iteration's best move first.
+  of one move, giving the previous iteration's best move first. An entry whose
+  subtree had no leaf cut by depth is marked ``PROVEN``: its value (or bound) is the
+  game's, so it is used at any remaining depth and does not make the search that
+  uses it unproven (which is how a game tree with transpositions is still seen to
+  be exhausted).
 - Move ordering (paranoid, BRS): TT move first; at nodes with at least
   ``ORDER_DEPTH`` plies left, the rest by a one-ply look-ahead with the evaluation
   (cheap next to the subtree below); nearer the leaves by killer moves (two per ply)
@@ -75,16 +79,18 @@ Search machinery
   more than the evaluations it orders. (Measured on Forum Romanum: the look-ahead
   saves few nodes once iterative deepening supplies TT moves, so it only pays near
   the root.)
-- Iterative deepening is driven from Python (numba cannot read a clock): depth 1,
-  2, ... up to the maximum, with a node cap per iteration. Depth 1 always completes,
-  whatever the budget. Under a node budget an iteration that hits the cap is
-  abandoned and the best move of the last completed depth is played. A time budget
-  becomes a cap on work (nodes plus look-ahead evaluations) from the last
-  iteration's speed; a new depth starts only if the time left covers the predicted
-  cost of its first root move (last iteration's time times the node growth per ply,
-  times ``PV_SHARE``; for max^n divided by the number of root moves instead), and an
-  interrupted iteration still counts once it has fully searched its first root move
-  (the previous best): the best fully searched root move is played.
+- Iterative deepening is driven from Python: depth 1, 2, ... up to the maximum
+  depth (``MAX_DEPTH`` when unlimited), until a budget is spent, or until an
+  iteration cut no leaf by depth: then every line reached the end of the game, the
+  value is proven (``exact``) and deeper iterations could only repeat it. Depth 1
+  always completes, whatever the budget. The node budget is checked at every node;
+  a time budget (wall clock, or the thread's CPU time) by reading the clock every
+  ``CLOCK_EVERY`` units of work inside the kernels (numba has no clock: the read
+  goes through object mode, a few microseconds). An iteration interrupted by the
+  node budget is discarded, so the move is the one of the last completed depth; one
+  interrupted by the clock still counts once it has fully searched its first root
+  move, the previous best (``partial``): the best fully searched root move is
+  played. See :func:`search`.
 - Root ties are broken at random: the root moves are shuffled with the agent's RNG
   before the first iteration, and every iteration keeps the first of equally good
   moves (the previous best is moved to the front). With a node or depth budget the
@@ -106,7 +112,7 @@ import time as _time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from ..core.dispatch import (
     max_moves,
@@ -136,10 +142,10 @@ MAX_STACK = 192  # plies of buffers (BRS default moves add plies beyond the dept
 MAX_PLAYERS = 8  # width of the value-vector buffers
 ORDER_DEPTH = 3  # default: nodes with at least this many plies left order by look-ahead
 PICK_FIRST = 4  # nearer the leaves only the first moves are picked in order (TT, killers)
-# Assumed share of an alpha-beta iteration spent on its first root move (measured on
-# Forum Romanum: 0.03 to 0.99, typically 0.3-0.45). max^n has no pruning, so its
-# first root move takes 1 / (number of root moves).
-PV_SHARE = 0.4
+# Under a time budget the kernels read the clock each time this much work (nodes plus
+# look-ahead evaluations) has been done: a few microseconds per read against roughly
+# 0.1-1 ms of search between reads.
+CLOCK_EVERY = 256
 HISTORY_BITS = 16
 _HISTORY_MASK = (1 << HISTORY_BITS) - 1
 _SCRATCH = MAX_STACK + 1  # row of `vals` used as scratch for scores
@@ -147,8 +153,8 @@ _SCRATCH = MAX_STACK + 1  # row of `vals` used as scratch for scores
 # slots of the int64 `stats` array shared by Python and the kernels
 S_NODES = 0  # nodes searched so far for this move (cumulative over iterations)
 S_LIMIT = 1  # abort once S_NODES exceeds this (0 = no limit)
-S_ABORT = 2  # set when the iteration was abandoned
-S_CUT = 3  # set when some leaf was cut by depth (or a TT bound): result not proven
+S_ABORT = 2  # why the iteration was abandoned: 0 = it was not, ABORT_NODES, ABORT_CLOCK
+S_CUT = 3  # set when some leaf was cut by depth (or by an unproven TT entry): not proven
 S_GEN = 4  # generation stamp of this search in the TT
 S_ROOT = 5  # the root player
 S_MASK = 6  # TT index mask, -1 = no TT
@@ -157,13 +163,19 @@ S_DEFAULT = 8  # BRS default-move rule
 S_ORDER = 9  # plies left from which moves are ordered by one-ply look-ahead
 S_ROOT_DONE = 10  # root moves fully searched in the current iteration
 S_EXTRA = 11  # look-ahead evaluations (move ordering, greedy default moves): not nodes
-S_WORK_LIMIT = 12  # abort once S_NODES + S_EXTRA exceeds this (0 = no limit; time budgets)
-N_STATS = 13
+S_CHECK_AT = 12  # read the clock once S_NODES + S_EXTRA reaches this (0 = no clock)
+S_DEADLINE = 13  # abort once time.perf_counter_ns() reaches this (0 = no wall-clock budget)
+S_CPU_DEADLINE = 14  # abort once time.thread_time_ns() reaches this (0 = no CPU budget)
+N_STATS = 15
+ABORT_NODES = 1
+ABORT_CLOCK = 2
 
 # transposition-table columns and flags
 T_KEY = 0
 T_MOVE = 1
-T_META = 2  # depth | flag << 8 | generation << 10
+T_META = 2  # depth | PROVEN | flag << 8 | generation << 10
+DEPTH_BITS = 127  # depth < 128 (MAX_DEPTH)
+PROVEN = 128  # no leaf of the stored search was cut by depth: the value holds at any depth
 EXACT = 1
 LOWER = 2
 UPPER = 3
@@ -224,14 +236,34 @@ def _hidx(m):
     return (m ^ (m >> HISTORY_BITS)) & _HISTORY_MASK
 
 
+@njit(cache=True)
+def _clock_expired(stats):
+    """Read the budget clocks (numba has no clock of its own, hence object mode, a few
+    microseconds) and schedule the next reading; True (and S_ABORT set) once a
+    deadline has passed."""
+    stats[S_CHECK_AT] = stats[S_NODES] + stats[S_EXTRA] + CLOCK_EVERY
+    if stats[S_DEADLINE] > 0:
+        with objmode(now="int64"):
+            now = _time.perf_counter_ns()
+        if now >= stats[S_DEADLINE]:
+            stats[S_ABORT] = ABORT_CLOCK
+            return True
+    if stats[S_CPU_DEADLINE] > 0:
+        with objmode(now_cpu="int64"):
+            now_cpu = _time.thread_time_ns()
+        if now_cpu >= stats[S_CPU_DEADLINE]:
+            stats[S_ABORT] = ABORT_CLOCK
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _over_budget(stats):
     if stats[S_LIMIT] > 0 and stats[S_NODES] > stats[S_LIMIT]:
-        stats[S_ABORT] = 1
+        stats[S_ABORT] = ABORT_NODES
         return True
-    if stats[S_WORK_LIMIT] > 0 and stats[S_NODES] + stats[S_EXTRA] > stats[S_WORK_LIMIT]:
-        stats[S_ABORT] = 1
-        return True
+    if stats[S_CHECK_AT] > 0 and stats[S_NODES] + stats[S_EXTRA] >= stats[S_CHECK_AT]:
+        return _clock_expired(stats)
     return False
 
 
@@ -307,7 +339,8 @@ F_SEARCHER = 8  # BRS: the replying opponent, -1 if none
 F_TYPE = 9  # NODE_SEARCH or NODE_LAYER
 F_MAX = 10  # 1 if the root player moves (maximizing)
 F_P = 11  # player to move
-N_FI = 12
+F_CUT = 12  # the parent's S_CUT flag, saved while this node's subtree is searched
+N_FI = 13
 G_ALPHA = 0
 G_BETA = 1
 G_A0 = 2  # window on entry (after TT bounds), for the TT flag
@@ -329,6 +362,23 @@ def _tt_store(tt, ttv, idx, key, move, depth, flag, gen, value):
     tt[idx, T_MOVE] = move
     tt[idx, T_META] = depth | (flag << 8) | (gen << 10)
     ttv[idx, 0] = value
+
+
+@njit(cache=True, inline="always")
+def _enter_subtree(f, stats):
+    """A node's frame was pushed: save the cut flag of the search so far and start
+    its subtree's own, so that the node learns whether its subtree was proven."""
+    f[F_CUT] = stats[S_CUT]
+    stats[S_CUT] = 0
+
+
+@njit(cache=True, inline="always")
+def _leave_subtree(f, stats):
+    """A node is finished: PROVEN for its TT entry if no leaf below it was cut by
+    depth; the cut flag of the search so far then includes its subtree's."""
+    cut = stats[S_CUT]
+    stats[S_CUT] = cut | f[F_CUT]
+    return 0 if cut else PROVEN
 
 
 # ---- paranoid and BRS+ (one alpha-beta engine) -----------------------------------------
@@ -408,19 +458,23 @@ def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, 
         if tt[idx, T_KEY] == key and (tt[idx, T_META] >> 10) == gen:
             meta = tt[idx, T_META]
             tt_move = tt[idx, T_MOVE]
-            if (meta & 255) >= depth:
+            proven = (meta & PROVEN) != 0
+            # a proven entry holds at any depth; another may hide depth cuts, so
+            # using it never claims a proven result
+            if proven or (meta & DEPTH_BITS) >= depth:
                 v = ttv[idx, 0]
                 flag = (meta >> 8) & 3
-                # a stored value may hide depth cuts: never claim a proven result
                 if flag == EXACT:
-                    stats[S_CUT] = 1
+                    if not proven:
+                        stats[S_CUT] = 1
                     return ST_VALUE, v
                 if flag == LOWER and v > alpha:
                     alpha = v
                 elif flag == UPPER and v < beta:
                     beta = v
                 if alpha >= beta:
-                    stats[S_CUT] = 1
+                    if not proven:
+                        stats[S_CUT] = 1
                     return ST_VALUE, v
 
     f = fi[sp]
@@ -440,6 +494,7 @@ def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, 
     g[G_A0] = alpha
     g[G_B0] = beta
     g[G_BEST] = -_INF if maximizing else _INF
+    _enter_subtree(f, stats)
     if layer:
         f[F_TYPE] = NODE_LAYER
         f[F_N] = num_players(s)
@@ -556,9 +611,10 @@ def _alphabeta_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, kill
         if sp == 0:
             return g[G_BEST]
         best = g[G_BEST]
+        proven = _leave_subtree(f, stats)
         if f[F_IDX] >= 0:
             flag = UPPER if best <= g[G_A0] else (LOWER if best >= g[G_B0] else EXACT)
-            _tt_store(tt, ttv, f[F_IDX], f[F_KEY], f[F_BEST_MOVE], f[F_DEPTH], flag,
+            _tt_store(tt, ttv, f[F_IDX], f[F_KEY], f[F_BEST_MOVE], f[F_DEPTH] | proven, flag,
                       stats[S_GEN], best)
         v = best
         sp -= 1
@@ -599,11 +655,14 @@ def _maxn_enter(ply, depth, states, moves, vals, tt, ttv, stats, fi):
     if mask >= 0:
         key = state_hash(s)
         idx = key & mask
-        if (tt[idx, T_KEY] == key and (tt[idx, T_META] >> 10) == stats[S_GEN]
-                and (tt[idx, T_META] & 255) >= depth):
+        meta = tt[idx, T_META]
+        proven = (meta & PROVEN) != 0
+        if (tt[idx, T_KEY] == key and (meta >> 10) == stats[S_GEN]
+                and (proven or (meta & DEPTH_BITS) >= depth)):
             for q in range(num_players(s)):
                 out[q] = ttv[idx, q]
-            stats[S_CUT] = 1
+            if not proven:
+                stats[S_CUT] = 1
             return ST_VALUE
     f = fi[ply]
     f[F_PLY] = ply
@@ -614,6 +673,7 @@ def _maxn_enter(ply, depth, states, moves, vals, tt, ttv, stats, fi):
     f[F_IDX] = idx
     f[F_BEST_MOVE] = -1
     f[F_P] = current_player(s)
+    _enter_subtree(f, stats)
     return ST_FRAME
 
 
@@ -663,10 +723,11 @@ def _maxn_iteration(depth, n_root, states, moves, vals, tt, ttv, stats, fi):
         if ply == 0:
             return vals[0, root]
         idx = f[F_IDX]
+        proven = _leave_subtree(f, stats)
         if idx >= 0:
             tt[idx, T_KEY] = f[F_KEY]
             tt[idx, T_MOVE] = f[F_BEST_MOVE]
-            tt[idx, T_META] = f[F_DEPTH] | (EXACT << 8) | (gen << 10)
+            tt[idx, T_META] = f[F_DEPTH] | proven | (EXACT << 8) | (gen << 10)
             for q in range(n_players):
                 ttv[idx, q] = vals[ply, q]
         ply -= 1
@@ -736,6 +797,7 @@ class SearchResult:
     by depth, so the value is the game's true (paranoid / max^n / BRS) value.
     ``partial`` means the move and value come from an iteration one deeper than
     ``depth`` that the time budget interrupted after its first root moves.
+    ``seconds`` is wall-clock time, ``cpu_seconds`` the calling thread's CPU time.
     ``extra`` counts the one-ply look-ahead evaluations (move ordering, greedy BRS
     default moves), which are work but not nodes.
     """
@@ -749,6 +811,7 @@ class SearchResult:
     partial: bool = False
     values: tuple[float, ...] | None = None
     extra: int = 0
+    cpu_seconds: float = 0.0
 
     @property
     def nodes_per_second(self) -> float:
@@ -845,47 +908,71 @@ def _ensure_compiled(array: np.ndarray) -> None:
     _compiled = True
 
 
-def _predicted_seconds(seconds: list[float], counts: list[int]) -> float:
-    """Time the next iteration should take: the last one's time times the node growth
-    per ply, a geometric mean over the last two iterations where there are two (the
-    growth of alpha-beta trees alternates between odd and even depths)."""
-    if len(counts) >= 3:
-        growth = math.sqrt(counts[-1] / max(counts[-3], 1))
-    elif len(counts) == 2:
-        growth = counts[-1] / max(counts[-2], 1)
-    else:  # after depth 1: one more ply multiplies by about the branching factor
-        growth = counts[-1]
-    return seconds[-1] * max(growth, 1.5)
+def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_time: float) -> bool:
+    """Arm the kernels' clock checks for the next iteration; False if a budget is
+    already spent (then no iteration should start)."""
+    wall = t_start + int(time * 1e9) if time > 0 else 0
+    cpu = c_start + int(cpu_time * 1e9) if cpu_time > 0 else 0
+    if (wall and _time.perf_counter_ns() >= wall) or (cpu and _time.thread_time_ns() >= cpu):
+        return False
+    stats[S_DEADLINE] = wall
+    stats[S_CPU_DEADLINE] = cpu
+    # the first node of the iteration reads the clock; then every CLOCK_EVERY units of work
+    stats[S_CHECK_AT] = 1 if (wall or cpu) else 0
+    return True
 
 
 def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
-           nodes: int = 0, time: float = 0.0) -> SearchResult:
+           nodes: int = 0, time: float = 0.0, cpu_time: float = 0.0) -> SearchResult:
     """Iterative-deepening search of the position ``array`` for the player to move.
 
-    ``depth``: maximum plies (0 = no limit other than the budgets, up to
-    ``MAX_DEPTH``); ``nodes``: node budget for the whole move (0 = none); ``time``:
-    seconds for the whole move (0 = none). ``rng`` (a uint64[1] SplitMix64 state)
-    drives the determinization and root tie-breaks. Raises ValueError in a position
+    Args:
+        array: the position (a game's state array).
+        workspace: the searcher's buffers (algorithm, TT, ordering tables).
+        rng: a uint64[1] SplitMix64 state; drives the determinization and the root
+            tie-breaks.
+        depth: maximum plies, ``1..MAX_DEPTH``; 0 = no limit other than the budgets
+            and ``MAX_DEPTH`` (then a budget is required).
+        nodes: node budget for the whole move (0 = none).
+        time: wall-clock seconds for the whole move (0 = none), ``time.perf_counter``.
+        cpu_time: CPU seconds of the calling thread for the whole move (0 = none),
+            ``time.thread_time``: unlike ``time``, it does not shrink when other
+            processes share the cores.
+
+    Returns:
+        The :class:`SearchResult`.
+
+    Raises ValueError for a bad depth, depth 0 without a budget, or a position
     without legal moves.
 
-    Budgets: depth 1 always completes. Under a node budget an iteration that runs
-    out is discarded (the move of the last completed depth is played), so the
-    result is reproducible. Under a time budget a new depth starts only when the
-    time left is expected to cover at least its first root move (the previous best,
-    searched first; estimated as ``PV_SHARE`` of the predicted iteration time, or
-    1 / (root moves) for max^n), the iteration gets a cap on its work (nodes plus
-    look-ahead evaluations) from the last iteration's speed, and if it is interrupted
-    after that first move its best fully searched root move is played (``partial``).
+    Iterations run at depth 1, 2, ... until ``depth``, a budget is spent, or an
+    iteration saw no leaf cut by depth (the game tree below the root is exhausted:
+    ``exact``; deeper iterations would search the same tree). Depth 1 always
+    completes, whatever the budget. The kernels check the node budget at every node
+    and read the clocks every ``CLOCK_EVERY`` units of work (nodes plus look-ahead
+    evaluations), about every millisecond of search; one node's move generation and
+    ordering are not interrupted (in Forma's opening: up to ~8 ms CPU past a budget,
+    against ~0.3 ms in Forum Romanum).
+
+    What an interrupted iteration contributes: under a node budget, nothing (the
+    move of the last completed depth is played, so a node budget gives the same move
+    as that depth alone). Under a time budget, its best *fully searched* root move
+    is played if it finished at least one (``partial``). That is safe because every
+    iteration searches the previous iteration's best move first: the first finished
+    root move is the old principal variation searched one ply deeper, and any later
+    root move can only replace it with a value proven better at the new depth (at
+    the root the window has no upper bound, so such a value is exact).
     """
     if depth < 0 or depth > MAX_DEPTH:
         raise ValueError(f"depth must be in 0..{MAX_DEPTH}, not {depth}")
-    if depth == 0 and nodes <= 0 and time <= 0:
-        raise ValueError("depth=0 (unlimited) needs a nodes or time budget")
+    if depth == 0 and nodes <= 0 and time <= 0 and cpu_time <= 0:
+        raise ValueError("depth=0 (unlimited) needs a nodes, time or cpu_time budget")
     array = np.ascontiguousarray(array, dtype=np.int64)
-    if time > 0:
+    timed = time > 0 or cpu_time > 0
+    if timed:
         _ensure_compiled(array)
-    t_start = _time.perf_counter()
-    deadline = t_start + time
+    t_start = _time.perf_counter_ns()
+    c_start = _time.thread_time_ns()
     ws = workspace
     ws.ensure(array.shape[0], int(array[1]), int(max_moves(array)))
     ws._begin()
@@ -902,35 +989,16 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
     completed = 0
     exact = partial = False
     max_depth = depth if depth > 0 else MAX_DEPTH
-    iter_seconds: list[float] = []
-    iter_nodes: list[int] = []
-    iter_work: list[int] = []
     for d in range(1, max_depth + 1):
-        limit = work_limit = 0
-        if d > 1:
-            if nodes > 0:
-                if st[S_NODES] >= nodes:
-                    break
-                limit = nodes
-            if time > 0:
-                remaining = deadline - _time.perf_counter()
-                share = 1.0 / n_root if maxn else PV_SHARE
-                if remaining <= share * _predicted_seconds(iter_seconds, iter_nodes):
-                    break
-                # cap the work (nodes + uncounted look-ahead evaluations, whose share
-                # grows with depth in BRS) at the last iteration's speed
-                work = int(st[S_NODES] + st[S_EXTRA])
-                rate = iter_work[-1] / max(iter_seconds[-1], 1e-9)
-                work_limit = work + max(1, int(rate * remaining * 0.9))
-        st[S_LIMIT] = limit
-        st[S_WORK_LIMIT] = work_limit
-        before = int(st[S_NODES])
-        before_work = int(st[S_NODES] + st[S_EXTRA])
-        t0 = _time.perf_counter()
+        if d > 1:  # depth 1 runs unbudgeted
+            if nodes > 0 and st[S_NODES] >= nodes:
+                break
+            if timed and not _deadlines(st, t_start, c_start, time, cpu_time):
+                break
+            st[S_LIMIT] = nodes
         v = ws._iterate(d, n_root)
-        elapsed = _time.perf_counter() - t0
         if st[S_ABORT]:
-            if time > 0 and st[S_ROOT_DONE] > 0:
+            if st[S_ABORT] == ABORT_CLOCK and st[S_ROOT_DONE] > 0:
                 best_move = int(ws.fi[0, F_BEST_MOVE])
                 if maxn:
                     values = tuple(float(x) for x in ws.vals[0, :n_players])
@@ -939,9 +1007,6 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
                     value = float(ws.ff[0, G_BEST])
                 partial = True
             break
-        iter_seconds.append(elapsed)
-        iter_nodes.append(int(st[S_NODES]) - before)
-        iter_work.append(int(st[S_NODES] + st[S_EXTRA]) - before_work)
         completed = d
         best_move = int(ws.moves[0, 0])
         value = float(v)
@@ -951,5 +1016,6 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
             exact = True
             break
     return SearchResult(move=best_move, value=value, nodes=int(st[S_NODES]), depth=completed,
-                        seconds=_time.perf_counter() - t_start, exact=exact, partial=partial,
-                        values=values, extra=int(st[S_EXTRA]))
+                        seconds=(_time.perf_counter_ns() - t_start) / 1e9, exact=exact,
+                        partial=partial, values=values, extra=int(st[S_EXTRA]),
+                        cpu_seconds=(_time.thread_time_ns() - c_start) / 1e9)

@@ -12,8 +12,8 @@ project's DECISIONs); the engine's own decisions are listed in
 - ``tower``: the tower's square name, only with an explicit list (``None`` = no tower).
 
 Explicit layouts must keep the setup rules (tower off the edge, no two obstacles
-touching along an edge); a free square enclosed by such a layout stays free and
-scores nobody. The config and the seed define the game completely, so records
+touching along an edge); random layouts are uniform over all layouts that keep
+them. A free square enclosed by the layout itself stays free and scores nobody. The config and the seed define the game completely, so records
 replay exactly.
 
 Notation: ``P5/3@h7`` (piece, orientation, top-left square of its bounding box; see
@@ -80,6 +80,8 @@ class Forma(Game):
     name = "forma"
     min_players = 2
     max_players = 4
+    # 2: random setups uniform over the spec's layouts (they may enclose a free square)
+    engine_version = "2"
     # The opening has 20,000-30,000 legal placements, so UCT with random rollouts
     # spends a small budget visiting root children once each and plays about as well
     # as random. Scoring new leaves with the heuristic, expanding the root best-first

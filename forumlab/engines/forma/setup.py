@@ -1,23 +1,38 @@
 """Random obstacle setup for Forma: 25 grey stones and the tower, from the game's seed.
 
-Constraints (rules spec): the tower is not on the board edge; no two obstacles
-(stones or tower) touch along an edge (corners may touch). DECISION of this engine: a
-random layout may not enclose a free square by itself (a free square whose every side
-is the edge or an obstacle): such a square could never score, since only a placement
-that closes a square's last side encloses it.
+Constraints (rules spec, ``shared/rules/forma.md``, Setup): the tower is not on the
+board edge; no two obstacles (stones or tower) touch along an edge (corners may
+touch). The random setup is uniform over *all* layouts that keep these rules, as the
+spec says. In particular a layout may enclose a free square by itself (a free square
+whose every side is the edge or an obstacle, e.g. a corner square between two
+stones): the engine leaves such a square free and scoring nobody, as it does for an
+explicit layout. (Until engine version 2 such layouts were rejected as well, which
+made the setup measurably non-uniform over the spec's layouts: 3.26 corner contacts
+between obstacles per layout instead of 3.35; see ``benchmarks/forma_setup.py``.)
 
-Method: whole-layout rejection sampling. Draw the tower uniformly among the 324
-interior squares, then the stones one by one uniformly among the squares not yet
-used; as soon as an obstacle touches another along an edge, or when the finished
-layout encloses a free square, throw the whole layout away and start again. Every
-ordered draw of distinct squares is equally likely and the test does not depend on
-the order, so the accepted layout is *exactly* uniform over all valid layouts.
-(Drawing each stone only among the squares still allowed would not be: a layout's
-probability would then depend on how many squares each of its orderings left open.)
-About one whole-layout draw in 30 is accepted, which costs a few microseconds.
+Method: whole-layout rejection sampling. Every ordered draw of distinct squares is
+equally likely and the test does not depend on the order, so the accepted layout is
+*exactly* uniform over all valid layouts. (Drawing each stone only among the squares
+still allowed would not be: a layout's probability would then depend on how many
+squares each of its orderings left open.) About one whole-layout draw in 27 is
+accepted, a few microseconds per setup.
 
-The random stream is SplitMix64 seeded by ``derive_seed("forma-obstacles", seed)``,
-so the layout depends on the game's seed alone and replays exactly.
+Draw order (the rules spec prescribes none; this is the engine's, so that another
+implementation can reproduce a seed's layout):
+
+1. ``rng`` = SplitMix64 (:mod:`forumlab.core.rng`) with state
+   ``derive_seed("forma-obstacles", seed)`` (BLAKE2b with an 8-byte digest of the
+   UTF-8 text ``forma-obstacles``, U+001F, the seed in decimal; read little-endian,
+   masked to 63 bits);
+   ``rand_below(n) = ((next_u64 >> 32) * n) >> 32``.
+2. One attempt: tower row ``r = 1 + rand_below(18)``, then column
+   ``c = 1 + rand_below(18)``, tower square ``20 * r + c`` (``a1`` = 0, row-major).
+3. Then the stones one by one: draw ``q = rand_below(400)`` again until ``q`` is
+   neither the tower nor an earlier stone of this attempt. If ``q`` touches the
+   tower or an earlier stone along an edge, the attempt fails at once (no more
+   draws for it) and a new attempt starts at step 2 with the same ``rng``.
+4. After the 25th stone the attempt succeeds: the layout is the set of stones
+   (reported in ascending order) and the tower.
 """
 import numpy as np
 from numba import njit
@@ -28,11 +43,15 @@ from .layout import N_STONES_RANDOM, NEIGHBOURS, SIZE, SQUARES
 
 @njit(cache=True)
 def _sample_layout(rng, n_stones):
+    """(stones in ascending order, tower): whole-layout rejection sampling in the
+    draw order of the module docstring."""
     used = np.zeros(SQUARES, dtype=np.bool_)
     stones = np.empty(n_stones, dtype=np.int64)
     while True:
         used[:] = False
-        tower = (1 + rand_below(rng, SIZE - 2)) * SIZE + 1 + rand_below(rng, SIZE - 2)
+        row = 1 + rand_below(rng, SIZE - 2)  # the row first (see the draw order above)
+        col = 1 + rand_below(rng, SIZE - 2)
+        tower = row * SIZE + col
         used[tower] = True
         ok = True
         for i in range(n_stones):
@@ -48,21 +67,6 @@ def _sample_layout(rng, n_stones):
                 break
             used[sq] = True
             stones[i] = sq
-        if not ok:
-            continue
-        # Reject a layout that encloses a free square on its own.
-        for sq in range(SQUARES):
-            if used[sq]:
-                continue
-            open_side = False
-            for d in range(4):
-                nb = NEIGHBOURS[sq, d]
-                if nb >= 0 and not used[nb]:
-                    open_side = True
-                    break
-            if not open_side:
-                ok = False
-                break
         if ok:
             return np.sort(stones), tower
 
