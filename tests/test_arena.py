@@ -268,7 +268,7 @@ def test_tournament_survives_an_agent_that_kills_or_wedges_its_worker(tmp_path, 
         assert state.is_terminal and o.scores == state.scores()
         assert o.ranks == fault_ranks(o.scores, {f.seat for f in o.faults})
     assert faulted >= 1
-    r = rate(rated_games(outcomes), bootstrap=0)
+    r = rate(rated_games(outcomes))
     assert r.ranking() == ["greedy", "random", "bad"], r.fit.elo
     assert resume_tournament(db, workers=2, progress=False) == 0  # nothing left to do
 
