@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import numba
 import numpy as np
@@ -340,19 +339,20 @@ def test_node_budget_is_respected_and_depth_one_always_completes():
 def test_time_budget_is_spent_without_a_depth(cls, budget):
     # Before: time=0.2 without a depth stopped at the default fixed depth after
     # 1-35 ms. A busy machine only makes the search slower, so "at least half the
-    # budget was used" holds under any load; the upper bound has a wide margin.
+    # budget was used" holds under any load. No wall-clock upper bound (a busy
+    # machine can pause the process at any point); the CPU-time budget is bounded
+    # by the thread's own CPU time, which load does not inflate.
     st = random_position(3, 31, seed=16)
     cls(seed=0, depth=1).act(st)  # compile / load outside the timing
     agent = cls(seed=0, **{budget: 0.3})
-    t0 = time.perf_counter()
     move = agent.act(st)
-    elapsed = time.perf_counter() - t0
     r = agent.last_result
     assert move in set(st.legal_moves().tolist())
     assert not r.exact  # the tree is far too big: the budget is what ends the search
     spent = r.seconds if budget == "time" else r.cpu_seconds
     assert spent >= 0.15
-    assert elapsed < 2.5
+    if budget == "cpu_time":
+        assert r.cpu_seconds < 0.3 + 0.1  # stops within a few clock checks of the budget
     assert r.depth >= 1
     assert agent.last_search["depth"] == r.depth
     assert agent.last_search["nodes"] == r.nodes > 0
