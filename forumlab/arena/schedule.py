@@ -1,11 +1,12 @@
-"""Which games a tournament plays: lineups, seat-rotation groups, seeds."""
+"""Which games a tournament plays: lineups, seat-rotation groups (seating designs), seeds."""
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations, combinations_with_replacement
 
 from ..core.rng import derive_seed
 from .definition import PoolEntry, TournamentDefinition
 from .jobs import GameJob
+from .seating import seat_lineup
 
 
 def lineups(d: TournamentDefinition) -> list[tuple[PoolEntry, ...]]:
@@ -32,18 +33,9 @@ def _fill(pool: list[PoolEntry], n: int) -> list[tuple[PoolEntry, ...]]:
 
 
 def seat_orders(lineup: tuple[PoolEntry, ...], rotations: str) -> list[tuple[PoolEntry, ...]]:
-    """Seat assignments of one rotation group: every cyclic rotation, or every distinct
-    permutation. Both put each agent in each seat equally often."""
-    if rotations == "all":
-        seen, orders = set(), []
-        for perm in permutations(lineup):
-            key = tuple(a.label for a in perm)
-            if key not in seen:
-                seen.add(key)
-                orders.append(perm)
-        return orders
-    n = len(lineup)
-    return [tuple(lineup[(i + r) % n] for i in range(n)) for r in range(n)]
+    """Seat assignments of one rotation group under the seating design ``rotations``
+    ("balanced", "cyclic" or "all"; see forumlab.arena.seating)."""
+    return seat_lineup(lineup, rotations, label=lambda entry: entry.label)
 
 
 def plan(d: TournamentDefinition) -> list[GameJob]:
