@@ -230,3 +230,21 @@ def test_two_copies_of_greedy_rate_alike_in_either_order(players, extra):
     r = rate(rated_games([run_job(job) for job in jobs]), anchor="random", bootstrap=0)
     assert abs(r.fit.elo["ga"] - r.fit.elo["gb"]) < 60
     assert r.fit.elo["ga"] > 300 and r.fit.elo["gb"] > 300  # and greedy is clearly stronger
+
+
+# ---------------------------------------------------------------- --games in both commands
+def test_games_counts_game_seeds_in_balance_as_in_tournament(tmp_path):
+    """`--games N`: N rotation groups (game seeds) per lineup in both commands; in
+    self-play the seatings of a group coincide, so balance plays N games on N seeds."""
+    runner = CliRunner()
+    balance_db, tournament_db = tmp_path / "b.db", tmp_path / "t.db"
+    result = runner.invoke(main, ["balance", "forum-romanum", "-p", "3", "--agent", "random", "--games", "7",
+                                  "-o", "max_rounds=3", "--db", str(balance_db), "-q", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["tournament", "run", "-a", "random", "-p", "3", "--games", "7",
+                                  "-o", "max_rounds=3", "--db", str(tournament_db), "-q", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    for db in (balance_db, tournament_db):
+        with ResultStore.open(db, readonly=True) as store:
+            outcomes = store.outcomes()
+        assert len(outcomes) == 7 and len({o.seed for o in outcomes}) == 7 and len({o.group for o in outcomes}) == 7
