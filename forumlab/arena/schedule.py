@@ -6,7 +6,7 @@ from itertools import combinations, combinations_with_replacement
 from ..core.rng import derive_seed
 from .definition import PoolEntry, TournamentDefinition
 from .jobs import GameJob
-from .seating import seat_lineup
+from .seating import BALANCED, seat_lineup
 
 
 def lineups(d: TournamentDefinition) -> list[tuple[PoolEntry, ...]]:
@@ -47,6 +47,13 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
             game_seed = derive_seed(d.seed, "game", li, g)
             for r, seats in enumerate(seat_orders(lineup, d.rotations)):
                 key = f"{group}-R{r:02d}"
+                # In a balanced group an agent's seed belongs to its seat, shared by every
+                # seating of the group (common random numbers): when a relabelling in the
+                # design swaps two copies of one agent, they play mirrored, identical games
+                # and rate alike instead of differing by chance.  Ratings intervals resample
+                # whole groups, so the shared luck does not narrow them.  cyclic and all keep
+                # the per-game seeds that their existing results files were played with.
+                seed_scope = group if d.rotations == BALANCED else key
                 jobs.append(GameJob(
                     key=key,
                     group=group,
@@ -57,7 +64,7 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
                     seed=game_seed,
                     labels=tuple(a.label for a in seats),
                     specs=tuple(a.spec for a in seats),
-                    agent_seeds=tuple(derive_seed(d.seed, "agent", key, s) for s in range(len(seats))),
+                    agent_seeds=tuple(derive_seed(d.seed, "agent", seed_scope, s) for s in range(len(seats))),
                     move_time=float(d.move_time),
                     hard_limit=float(d.hard_limit),
                     fault_policy=d.fault_policy,

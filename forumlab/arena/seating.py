@@ -9,12 +9,13 @@ Three designs:
 
 - ``balanced`` (the default): every position sits in every seat equally often **and**
   directly after every other position equally often, in the fewest games that allow both.
-  The tables below even balance every circular distance (two seats after, three, ...).
   Seat balance needs a multiple of ``n`` games; each game has ``n`` predecessor pairs and
   there are ``n(n-1)`` ordered pairs, so predecessor balance needs ``n * g`` divisible by
   ``n(n-1)``, i.e. ``g`` a multiple of ``n - 1``.  As ``n`` and ``n - 1`` are coprime,
   ``g >= n(n-1)``.  Every table below reaches that bound, so each is as small as an exactly
-  balanced design can be.
+  balanced design can be.  They even balance every circular distance (two seats after,
+  three, ...): the affine group over the field of ``n`` elements for 2-5 seats, a
+  1-rotational design over Z_5 plus a fixed point for 6.
 - ``cyclic``: the ``n`` rotations of the lineup.  Seats are balanced, predecessors are
   not: each agent always follows the same opponent, which in a multi-player game moves
   ratings by hundreds of Elo depending on the order in which agents were listed.
@@ -39,19 +40,61 @@ def minimum_balanced_games(n: int) -> int:
 
 
 def affine_design(n: int) -> tuple[Seating, ...]:
-    """For a prime ``n``: seat ``i`` holds position ``(r + k*i) mod n``, ``k = 1..n-1``,
-    ``r = 0..n-1``.
+    """For ``n`` a prime power: seat ``i`` holds position ``a*i + b`` in the field of ``n``
+    elements (numbered 0..n-1 as below), for every ``a != 0`` and every ``b``.
 
-    The seatings with multiplier ``k`` are the ``n`` rotations of the directed Hamilton
-    cycle ``p -> p + k``; since every ``k`` is a unit mod a prime, these ``n - 1`` cycles
-    split the complete directed graph K_n* into arc-disjoint Hamilton cycles (for n = 5 the
-    decomposition of K5* into 4 cycles; for n = 3 it is all 6 orders; for n = 2 both).
-    Each arc ``p -> q`` lies on the one cycle ``k = q - p`` and shows up once in each of
-    its ``n`` rotations; each seat meets each position once per ``k``.
+    These ``n(n-1)`` maps are the affine group AGL(1, n), which takes any two distinct seats
+    to any two distinct positions in exactly one way: so at every seat distance every
+    ordered pair of positions occurs ``n`` times, and each seat holds each position
+    ``n - 1`` times.  For a prime ``n`` the seatings with multiplier ``a`` are the ``n``
+    rotations of the directed Hamilton cycle ``p -> p + a``, and these ``n - 1`` cycles
+    split the complete directed graph K_n* (for 5 players, the decomposition of K5* into 4
+    directed Hamilton cycles; for 3, all 6 orders; for 2, both).  For 4 they are the 12
+    even permutations: K4* has no such decomposition (Tillson 1980), yet the group needs
+    none.  Relabelling the positions by a map of the group permutes the design, which is
+    why two copies of one agent can meet mirrored games (see schedule.plan).
     """
-    if not _is_prime(n):
-        raise ValueError(f"the affine design needs a prime number of seats, not {n}")
-    return tuple(tuple((r + k * i) % n for i in range(n)) for k in range(1, n) for r in range(n))
+    add, mul = _field(n)
+    return tuple(tuple(add[mul[a][i]][b] for i in range(n)) for a in range(1, n) for b in range(n))
+
+
+def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Addition and multiplication tables of GF(q), ``q = p**k``: element ``x`` stands for
+    the polynomial whose coefficients are the base-``p`` digits of ``x``, multiplied modulo
+    the first monic irreducible polynomial of degree ``k`` (so for a prime ``q``, plain
+    arithmetic mod ``q``)."""
+    p = next((d for d in range(2, q + 1) if q % d == 0), 0)
+    k = 0
+    while p and p ** k < q:
+        k += 1
+    if q < 2 or p ** k != q:
+        raise ValueError(f"the affine design needs a prime power number of seats, not {q}")
+
+    def digits(x, size):
+        return [(x // p ** j) % p for j in range(size)]
+
+    def number(coefficients):
+        return sum(c * p ** j for j, c in enumerate(coefficients))
+
+    def times(x, y, modulus):
+        product = [0] * (2 * k)
+        for i, u in enumerate(digits(x, k)):
+            for j, v in enumerate(digits(y, k)):
+                product[i + j] = (product[i + j] + u * v) % p
+        for top in range(2 * k - 1, k - 1, -1):  # reduce by the monic modulus
+            factor = product[top]
+            for j, c in enumerate(modulus):
+                product[top - k + j] = (product[top - k + j] - factor * c) % p
+        return number(product[:k])
+
+    for low in range(p ** k):  # monic modulus x^k + (digits of low)
+        modulus = digits(low, k) + [1]
+        mul = [[times(x, y, modulus) for y in range(q)] for x in range(q)]
+        if all(any(row[y] == 1 for y in range(q)) for row in mul[1:]):  # a field: no zero divisors
+            add = [[number([(u + v) % p for u, v in zip(digits(x, k), digits(y, k))]) for y in range(q)]
+                   for x in range(q)]
+            return add, mul
+    raise AssertionError(f"no irreducible polynomial of degree {k} mod {p}")  # one always exists
 
 
 def one_rotational_design(n: int) -> tuple[Seating, ...]:
@@ -59,9 +102,10 @@ def one_rotational_design(n: int) -> tuple[Seating, ...]:
     ``inf`` (written ``p``); ``n`` base cycles, base ``k`` turned so that ``inf`` sits in
     seat ``k``, each played under the ``p`` translations ``x -> x + t``.
 
-    K4* and K6* have no decomposition into ``n - 1`` directed Hamilton cycles (Tillson
-    1980), so no design of ``n`` rotations of ``n - 1`` cycles exists for 4 and 6 seats;
-    this one uses ``n`` cycles of ``p`` translations instead, also ``n(n-1)`` games.
+    Used for 6 seats, where neither shortcut exists: 6 is no prime power, so no group of
+    ``n(n-1)`` permutations takes every pair of seats to every pair of positions once, and
+    K6* has no decomposition into 5 directed Hamilton cycles (Tillson 1980) whose rotations
+    would do.  This design uses ``n`` cycles of ``p`` translations, also ``n(n-1)`` games.
     Why it balances: ``inf`` sits in seat ``k`` in the ``p`` games of base ``k``; seat ``i``
     sees every finite position once under the translations of each of the ``n - 1`` other
     bases.  At every seat distance ``d``, each base has one pair ``(inf, x)`` and one
@@ -118,19 +162,25 @@ def _is_prime(n: int) -> bool:
     return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
+def _is_prime_power(n: int) -> bool:
+    p = next((d for d in range(2, n + 1) if n % d == 0), 0)
+    while p and n % p == 0:
+        n //= p
+    return n == 1
+
+
 # The balanced designs for the player counts the games support, frozen here because a
 # results file's plan (and so `resume`) depends on them.  tests/test_schedule.py checks
 # that they are exactly balanced, have n(n-1) games (the lower bound above), and equal the
-# constructions they came from: affine_design for 2, 3, 5; one_rotational_design for 4, 6.
+# constructions they came from: affine_design for 2-5; one_rotational_design for 6.
 BALANCED_DESIGNS: dict[int, tuple[Seating, ...]] = {
     1: ((0,),),
     2: ((0, 1), (1, 0)),
     3: ((0, 1, 2), (1, 2, 0), (2, 0, 1),
         (0, 2, 1), (1, 0, 2), (2, 1, 0)),
-    4: ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2),
-        (3, 0, 1, 2), (1, 0, 2, 3), (2, 0, 3, 1),
-        (3, 2, 0, 1), (1, 3, 0, 2), (2, 1, 0, 3),
-        (1, 3, 2, 0), (2, 1, 3, 0), (3, 2, 1, 0)),
+    4: ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0),
+        (0, 2, 3, 1), (1, 3, 2, 0), (2, 0, 1, 3), (3, 1, 0, 2),
+        (0, 3, 1, 2), (1, 2, 0, 3), (2, 1, 3, 0), (3, 0, 2, 1)),
     5: ((0, 1, 2, 3, 4), (1, 2, 3, 4, 0), (2, 3, 4, 0, 1), (3, 4, 0, 1, 2), (4, 0, 1, 2, 3),
         (0, 2, 4, 1, 3), (1, 3, 0, 2, 4), (2, 4, 1, 3, 0), (3, 0, 2, 4, 1), (4, 1, 3, 0, 2),
         (0, 3, 1, 4, 2), (1, 4, 2, 0, 3), (2, 0, 3, 1, 4), (3, 1, 4, 2, 0), (4, 2, 0, 3, 1),
@@ -166,12 +216,12 @@ def balanced_design(n: int) -> tuple[Seating, ...]:
     """The smallest seat- and predecessor-balanced design for ``n`` seats.
 
     Tabulated for 1-6 seats (every player count the games support); beyond that the
-    affine design for a prime ``n`` (also minimal), otherwise every permutation, which is
-    balanced but not minimal.
+    affine design for a prime power ``n`` (also minimal), otherwise every permutation,
+    which is balanced but not minimal.
     """
     if n in BALANCED_DESIGNS:
         return BALANCED_DESIGNS[n]
-    if _is_prime(n):
+    if _is_prime_power(n):
         return affine_design(n)
     return tuple(permutations(range(n)))
 
