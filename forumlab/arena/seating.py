@@ -63,12 +63,9 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
     the polynomial whose coefficients are the base-``p`` digits of ``x``, multiplied modulo
     the first monic irreducible polynomial of degree ``k`` (so for a prime ``q``, plain
     arithmetic mod ``q``)."""
-    p = next((d for d in range(2, q + 1) if q % d == 0), 0)
-    k = 0
-    while p and p ** k < q:
-        k += 1
-    if q < 2 or p ** k != q:
+    if _prime_power(q) is None:
         raise ValueError(f"the affine design needs a prime power number of seats, not {q}")
+    p, k = _prime_power(q)
 
     def digits(x, size):
         return [(x // p ** j) % p for j in range(size)]
@@ -102,10 +99,10 @@ def one_rotational_design(n: int) -> tuple[Seating, ...]:
     ``inf`` (written ``p``); ``n`` base cycles, base ``k`` turned so that ``inf`` sits in
     seat ``k``, each played under the ``p`` translations ``x -> x + t``.
 
-    Used for 6 seats, where neither shortcut exists: 6 is no prime power, so no group of
-    ``n(n-1)`` permutations takes every pair of seats to every pair of positions once, and
-    K6* has no decomposition into 5 directed Hamilton cycles (Tillson 1980) whose rotations
-    would do.  This design uses ``n`` cycles of ``p`` translations, also ``n(n-1)`` games.
+    Used for 6 seats, where neither shortcut exists: no 30 seatings take every pair of
+    seats to every pair of positions exactly once (such a sharply 2-transitive set would
+    give an affine plane of order 6, and none exists: Tarry 1900), and K6* has no
+    decomposition into 5 directed Hamilton cycles (Tillson 1980) whose rotations would do.  This design uses ``n`` cycles of ``p`` translations, also ``n(n-1)`` games.
     Why it balances: ``inf`` sits in seat ``k`` in the ``p`` games of base ``k``; seat ``i``
     sees every finite position once under the translations of each of the ``n - 1`` other
     bases.  At every seat distance ``d``, each base has one pair ``(inf, x)`` and one
@@ -162,11 +159,14 @@ def _is_prime(n: int) -> bool:
     return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
-def _is_prime_power(n: int) -> bool:
-    p = next((d for d in range(2, n + 1) if n % d == 0), 0)
-    while p and n % p == 0:
-        n //= p
-    return n == 1
+def _prime_power(q: int) -> tuple[int, int] | None:
+    """``(p, k)`` with ``q == p**k`` for a prime ``p``, or None."""
+    p = next((d for d in range(2, q + 1) if q % d == 0), 0)
+    k, rest = 0, q
+    while p and rest % p == 0:
+        rest //= p
+        k += 1
+    return (p, k) if p and rest == 1 else None
 
 
 # The balanced designs for the player counts the games support, frozen here because a
@@ -221,7 +221,7 @@ def balanced_design(n: int) -> tuple[Seating, ...]:
     """
     if n in BALANCED_DESIGNS:
         return BALANCED_DESIGNS[n]
-    if _is_prime_power(n):
+    if _prime_power(n) is not None:
         return affine_design(n)
     return tuple(permutations(range(n)))
 
