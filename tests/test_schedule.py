@@ -17,6 +17,7 @@ from forumlab.arena.seating import (
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import rated_games, resume_tournament, versions
 from forumlab.cli import main
+from forumlab.core.rng import derive_seed
 
 
 def seat_counts(orders):
@@ -193,6 +194,25 @@ def test_stored_definitions_keep_their_seating(tmp_path):
     del stored["rotations"]  # a definition without the key was played cyclic
     assert TournamentDefinition.from_stored(stored).rotations == "cyclic"
     assert TournamentDefinition.from_json(stored).rotations == "balanced"  # a new file: the default
+
+
+@pytest.mark.parametrize("rotations", ["cyclic", "all"])
+def test_plans_of_the_old_designs_are_unchanged(rotations):
+    """Results files made before "balanced" resume by these plans: same keys, seats, seeds."""
+    d = pool(("a", "random"), ("b", "greedy"), ("c", "random"), ("d", "greedy"), rotations=rotations,
+             games_per_lineup=2)
+    old = []  # the schedule as the previous version planned it
+    for li, lineup in enumerate(lineups(d)):
+        if rotations == "cyclic":
+            orders = [tuple(lineup[(i + r) % 3] for i in range(3)) for r in range(3)]
+        else:
+            orders = list(dict.fromkeys(permutations(lineup)))
+        for g in range(2):
+            for r, seats in enumerate(orders):
+                key = f"L{li:04d}-G{g:03d}-R{r:02d}"
+                old.append((key, derive_seed(d.seed, "game", li, g), tuple(a.label for a in seats),
+                            tuple(derive_seed(d.seed, "agent", key, s) for s in range(3))))
+    assert [(j.key, j.seed, j.labels, j.agent_seeds) for j in plan(d)] == old
 
 
 def test_a_cyclic_results_file_resumes_with_its_cyclic_plan(tmp_path):
