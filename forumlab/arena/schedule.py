@@ -50,9 +50,10 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
                 # In a balanced group an agent's seed belongs to its seat, shared by every
                 # seating of the group (common random numbers): when a relabelling in the
                 # design swaps two copies of one agent, they play mirrored, identical games
-                # and rate alike instead of differing by chance.  Ratings intervals resample
-                # whole groups, so the shared luck does not narrow them.  cyclic and all keep
-                # the per-game seeds that their existing results files were played with.
+                # and rate alike instead of differing by chance.  A group's games were never
+                # independent (one game seed); rating intervals must treat the group as the
+                # unit, as the bootstrap over groups does.  cyclic and all keep the per-game
+                # seeds that their existing results files were played with.
                 seed_scope = group if d.rotations == BALANCED else key
                 jobs.append(GameJob(
                     key=key,
