@@ -24,6 +24,7 @@ import click
 from forumlab.arena.balance import wilson_interval
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.seating import BALANCED, design
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import rated_games, run_tournament
 
@@ -62,7 +63,7 @@ def main(games, round_robin_games, workers, seed):
         for subject, lineup, goal in TARGETS:
             definition = TournamentDefinition(
                 game="forum-romanum", config={"players": 3}, agents=_pool(lineup),
-                games_per_lineup=math.ceil(games / 3), seed=seed)
+                games_per_lineup=math.ceil(games / len(design(BALANCED, 3))), seed=seed)
             outcomes, seconds = _play(definition, workers, tmp)
             wins = 0.0
             for o in outcomes:

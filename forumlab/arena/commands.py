@@ -100,7 +100,12 @@ _tournament_options = [
     click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default=None),
     click.option("--candidate", default=None, help="Gauntlet candidate label."),
     click.option("--games", type=int, default=None, help="Rotation groups (game seeds) per lineup."),
-    click.option("--rotations", type=click.Choice(["cyclic", "all"]), default=None),
+    click.option("--rotations", type=click.Choice(["balanced", "cyclic", "all"]), default=None,
+                 help="Seating design of each rotation group. balanced (default): every agent sits in "
+                      "every seat and directly after every other agent equally often, in n(n-1) games "
+                      "for n seats. cyclic: the n rotations; seats balanced, but each agent always "
+                      "follows the same opponent, which biases multi-player ratings. all: every "
+                      "permutation (n! games)."),
     click.option("--seed", type=int, default=None, help="Master seed."),
     click.option("--move-time", type=float, default=None, help="Per-move time limit for the fault policy (s)."),
     click.option("--hard-limit", type=float, default=None, help="A move taking longer is cut off (s)."),
@@ -232,7 +237,9 @@ def export(db, fmt, game_key, output):
 @click.argument("game")
 @click.option("--players", "-p", type=int, required=True)
 @click.option("--agent", "spec", default="random", show_default=True, help="Agent spec for every seat.")
-@click.option("--games", type=int, default=300, show_default=True, help="Games (rounded up to whole rotation groups).")
+@click.option("--games", type=int, default=300, show_default=True,
+              help="Rotation groups (game seeds), as in `tournament`; in self-play every seating "
+                   "of the design is the same, so each is one game.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", "-w", type=int, default=None)
@@ -249,7 +256,7 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, qui
     if games < 1:
         raise ConfigError(f"--games must be >= 1, not {games}")
     definition = _definition_from_options(None, game, players, options, (), None, None,
-                                          math.ceil(games / players), "cyclic", seed, None, None)
+                                          games, "balanced", seed, None, None)
     definition = replace(definition, agents=(PoolEntry(spec, spec),))
     tmp = None
     if db is None:

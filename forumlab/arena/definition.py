@@ -5,7 +5,7 @@ A TOML file looks like::
     game = "forum-romanum"
     format = "round-robin"          # or "gauntlet" (then: candidate = "label")
     games_per_lineup = 4            # rotation groups (game seeds) per lineup
-    rotations = "cyclic"            # or "all" (every seat permutation)
+    rotations = "balanced"          # seat- and neighbour-balanced; or "cyclic", "all"
     seed = 1
     move_time = 0.0                 # per-move limit for the fault policy (0 = none)
     hard_limit = 60.0               # a move taking longer is cut off as a hang
@@ -33,9 +33,13 @@ from ..agents.registry import agent_class
 from ..agents.spec import parse_spec
 from ..core.errors import ConfigError
 from ..core.registry import create_game
+from .seating import BALANCED, CYCLIC, DESIGNS
 
 FORMATS = ("round-robin", "gauntlet")
-ROTATIONS = ("cyclic", "all")
+ROTATIONS = DESIGNS  # seating designs: "balanced" (default), "cyclic", "all"
+# Results files written before "balanced" existed stored rotations="cyclic"; a stored
+# definition without the key is read as cyclic too (from_stored), never as the new default.
+STORED_ROTATIONS_DEFAULT = CYCLIC
 FAULT_POLICIES = ("random",)
 
 # The built-in agents at short budgets: the default `forumlab tournament`.
@@ -67,7 +71,7 @@ class TournamentDefinition:
     format: str = "round-robin"
     candidate: str | None = None
     games_per_lineup: int = 1
-    rotations: str = "cyclic"
+    rotations: str = BALANCED
     seed: int = 1
     move_time: float = 0.0
     hard_limit: float = 60.0
@@ -103,6 +107,14 @@ class TournamentDefinition:
                 f"unknown tournament field {sorted(unknown)[0]!r} (fields: {', '.join(sorted(known))})"
             )
         return cls(**data)
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> "TournamentDefinition":
+        """The definition stored in a results file (from_json, but an absent
+        ``rotations`` means the design such files were played with: cyclic)."""
+        if isinstance(data, dict) and "rotations" not in data:
+            data = {**data, "rotations": STORED_ROTATIONS_DEFAULT}
+        return cls.from_json(data)
 
     def canonical(self) -> str:
         """A stable text form used to compare definitions."""

@@ -1,11 +1,12 @@
-"""Which games a tournament plays: lineups, seat-rotation groups, seeds."""
+"""Which games a tournament plays: lineups, seat-rotation groups (seating designs), seeds."""
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations, combinations_with_replacement
 
 from ..core.rng import derive_seed
 from .definition import PoolEntry, TournamentDefinition
 from .jobs import GameJob
+from .seating import BALANCED, seat_lineup
 
 
 def lineups(d: TournamentDefinition) -> list[tuple[PoolEntry, ...]]:
@@ -32,18 +33,9 @@ def _fill(pool: list[PoolEntry], n: int) -> list[tuple[PoolEntry, ...]]:
 
 
 def seat_orders(lineup: tuple[PoolEntry, ...], rotations: str) -> list[tuple[PoolEntry, ...]]:
-    """Seat assignments of one rotation group: every cyclic rotation, or every distinct
-    permutation. Both put each agent in each seat equally often."""
-    if rotations == "all":
-        seen, orders = set(), []
-        for perm in permutations(lineup):
-            key = tuple(a.label for a in perm)
-            if key not in seen:
-                seen.add(key)
-                orders.append(perm)
-        return orders
-    n = len(lineup)
-    return [tuple(lineup[(i + r) % n] for i in range(n)) for r in range(n)]
+    """Seat assignments of one rotation group under the seating design ``rotations``
+    ("balanced", "cyclic" or "all"; see forumlab.arena.seating)."""
+    return seat_lineup(lineup, rotations, label=lambda entry: entry.label)
 
 
 def plan(d: TournamentDefinition) -> list[GameJob]:
@@ -55,6 +47,14 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
             game_seed = derive_seed(d.seed, "game", li, g)
             for r, seats in enumerate(seat_orders(lineup, d.rotations)):
                 key = f"{group}-R{r:02d}"
+                # In a balanced group an agent's seed belongs to its seat, shared by every
+                # seating of the group (common random numbers): when a relabelling in the
+                # design swaps two copies of one agent, they play mirrored, identical games
+                # and rate alike instead of differing by chance.  A group's games were never
+                # independent (one game seed); rating intervals must treat the group as the
+                # unit, as the bootstrap over groups does.  cyclic and all keep the per-game
+                # seeds that their existing results files were played with.
+                seed_scope = group if d.rotations == BALANCED else key
                 jobs.append(GameJob(
                     key=key,
                     group=group,
@@ -65,7 +65,7 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
                     seed=game_seed,
                     labels=tuple(a.label for a in seats),
                     specs=tuple(a.spec for a in seats),
-                    agent_seeds=tuple(derive_seed(d.seed, "agent", key, s) for s in range(len(seats))),
+                    agent_seeds=tuple(derive_seed(d.seed, "agent", seed_scope, s) for s in range(len(seats))),
                     move_time=float(d.move_time),
                     hard_limit=float(d.hard_limit),
                     fault_policy=d.fault_policy,

@@ -82,7 +82,7 @@ def resume_tournament(db_path: str | Path, workers: int | None = None, scheduler
                       progress: bool = True, executor_options: dict | None = None) -> int:
     """Play the games of an existing results file that are still missing."""
     with ResultStore.open(db_path) as store:
-        definition = TournamentDefinition.from_json(store.definition)
+        definition = TournamentDefinition.from_stored(store.definition)
         return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
 
