@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -407,10 +408,15 @@ def test_sigkill_loses_nothing_committed(db):
     assert reported == list(range(len(reported)))
     assert not Path(f"{db}-wal").exists()  # a rollback journal: every game is in the file
     if Path(f"{db}-journal").exists():  # the kill landed inside a commit
-        with pytest.raises(StoreError, match="interrupted.*tournament resume"):
-            ResultStore.open(db, readonly=True)  # cannot roll it back itself
-        ResultStore.open(db).close()  # a writer can: back to the last committed game
-        assert not Path(f"{db}-journal").exists()
+        # A journal holding pages to restore is "hot": a reader cannot roll it back itself
+        # and says so. An empty one (the kill came before its header was written) is not
+        # hot, and SQLite ignores it: the reader then sees the last committed game.
+        try:
+            ResultStore.open(db, readonly=True).close()
+        except StoreError as exc:
+            assert re.search("interrupted.*tournament resume", str(exc)), exc
+        ResultStore.open(db).close()  # a writer rolls a hot journal back
+        ResultStore.open(db, readonly=True).close()  # ... after which readers open the file
 
     # A refused create (another tournament) does not touch the file.
     before = snapshot(db)
