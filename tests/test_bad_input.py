@@ -208,7 +208,15 @@ CASES = {
                                      "--games", "1", "--db", "damaged.db", *TINY], ["damaged.db"]),
     "run: --db holds another tournament": (["tournament", "run", "-a", "random", "-a", "mcts", "--db",
                                             "results.db", *TINY], ["not this one"]),
+    "run: --scheduler of an unknown scheme": (["tournament", "run", "-a", "random", "--scheduler", "bogus://x",
+                                               "--db", NEW], ["--scheduler"]),
+    "run: --scheduler without a port": (["tournament", "run", "-a", "random", "--scheduler", "tcp://",
+                                         "--db", NEW], ["--scheduler"]),
+    "run: --scheduler with a bad IP": (["tournament", "run", "-a", "random", "--scheduler",
+                                        "tcp://256.1.1.1:5", "--db", NEW], ["--scheduler"]),
     # ---- tournament resume
+    "resume: --scheduler port 0": (["tournament", "resume", "results.db", "--scheduler", "host:0"],
+                                   ["--scheduler"]),
     "resume: damaged page": (["tournament", "resume", "damaged.db", "--workers", "1"], ["damaged.db"]),
     "resume: missing file": (["tournament", "resume", "missing.db"], ["missing.db"]),
     "resume: a directory": (["tournament", "resume", "dir"], ["dir"]),
@@ -453,3 +461,15 @@ def test_ratings_and_export_work_in_a_read_only_directory(tmp_path, finished_db)
     finally:
         ro.chmod(0o755)
     assert snapshot(ro) == before
+
+
+def test_an_unreachable_scheduler_leaves_no_results_file(tmp_path):
+    """Nothing listens on port 1: the run fails after Dask's connect timeout (30 s) with
+    one error line, and the results file it had created, still empty, is removed."""
+    proc = subprocess.run(cli_command() + ["tournament", "run", "-a", "random", "-o", "max_rounds=1",
+                                           "--scheduler", "tcp://127.0.0.1:1", "--db", "new.db"],
+                          capture_output=True, text=True, env=child_env(), timeout=600, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Dask scheduler" in errors[0], proc.stderr
+    assert os.listdir(tmp_path) == []

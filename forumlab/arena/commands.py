@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -121,9 +122,27 @@ def _with_options(func):
     return func
 
 
-def _check_workers(workers):
+def _check_workers(workers, scheduler=None):
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    if scheduler is not None:
+        _check_scheduler(scheduler)
+
+
+# [scheme://]host:port, as Dask's comm layer reads it (an IPv6 host in brackets).
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse a malformed --scheduler address before anything is created (Dask itself
+    fails on one only after a long timeout, with a traceback)."""
+    match = _SCHEDULER.match(address)
+    host = match.group(1) if match else ""
+    quad = host.split(".")
+    bad_ip = len(quad) == 4 and all(q.isdigit() for q in quad) and any(int(q) > 255 for q in quad)
+    if match is None or not 1 <= int(match.group(2)) <= 65535 or bad_ip:
+        raise ConfigError(f"--scheduler {address!r} is not a scheduler address "
+                          "(expected [tcp://]HOST:PORT, e.g. tcp://10.0.0.5:8786)")
 
 
 def _show_progress(progress: bool | None, quiet: bool) -> bool:
@@ -173,10 +192,11 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
     from .store import ResultStore
     from .tournament import play_missing, versions
 
-    _check_workers(workers)
+    _check_workers(workers, scheduler)
     # The whole definition is validated here, before the results file is created.
     definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
                                           games, rotations, seed, move_time, hard_limit)
+    new_file = not os.path.lexists(db)
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
             click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
@@ -184,7 +204,24 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
             play_missing(store, definition, workers, scheduler, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
         _interrupted(db)
+    except ForumlabError:
+        if new_file:  # e.g. an unreachable --scheduler: leave no file behind
+            _remove_if_empty(db)
+        raise
     _print_ratings(db)
+
+
+def _remove_if_empty(db) -> None:
+    """Remove a results file this command created if it holds no game (best effort)."""
+    from .store import ResultStore
+
+    try:
+        with ResultStore.open(db, readonly=True) as store:
+            empty = len(store) == 0
+        if empty:
+            os.unlink(db)
+    except (ForumlabError, OSError):
+        pass  # not ours to judge, or already gone: leave it
 
 
 @tournament.command()
@@ -198,7 +235,7 @@ def resume(db, workers, scheduler, progress, quiet):
     """Play only the games of DB that are still missing, then print the ratings."""
     from .tournament import resume_tournament
 
-    _check_workers(workers)
+    _check_workers(workers, scheduler)
     try:
         played = resume_tournament(db, workers, scheduler, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
