@@ -248,8 +248,7 @@ def resume(db, workers, scheduler, progress, quiet):
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every statistic.")
 @click.option("--csv", "as_csv", is_flag=True, help="The rating table as CSV.")
-@click.option("--anchor", default=None,
-              help="Agent at Elo 0 (default: the agent labelled random if it played, else the first label in sorted order).")
+@click.option("--anchor", default=None, help="Agent at Elo 0 (default: first label in sorted order).")
 @click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 def ratings(db, as_json, as_csv, anchor, bootstrap, seed):
