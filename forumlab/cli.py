@@ -1,4 +1,10 @@
-"""The ``forumlab`` command line (click). Thin: parsing and printing only."""
+"""The ``forumlab`` command line (click). Thin: parsing and printing only.
+
+Exit codes: 0 success; 2 bad input (one ``error: ...`` line on stderr, no traceback,
+nothing created or changed), including click's own usage errors (unknown option, a value
+of the wrong type, a missing file); 130 interrupted by Ctrl-C (128 + SIGINT, what shells
+report); 1 only for a broken pipe (``forumlab export ... | head``).
+"""
 from __future__ import annotations
 
 import json
@@ -11,17 +17,41 @@ from .core.errors import ForumlabError
 from .core.options import parse_key_values
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+def fail(message: str) -> None:
+    """Print ``error: message`` as one line on stderr and exit with code 2."""
+    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
+    sys.exit(EXIT_BAD_INPUT)
 
 
 class _Group(click.Group):
-    """Turns forumlab errors into one-line messages with exit code 2."""
+    """Turns forumlab and click errors into one-line messages with exit code 2."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except ForumlabError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            fail(str(exc))
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:  # bare `forumlab`: the help
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
+        except click.ClickException as exc:  # usage errors: bad option, value or file
+            hint = ""
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                hint = f" (see '{exc.ctx.command_path} --help')"
+            fail(exc.format_message() + hint)
+        except click.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort)
+            click.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        sys.exit(code if isinstance(code, int) else 0)  # an int is click's --help/--version exit
 
 
 @click.group(cls=_Group)
@@ -67,7 +97,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 @main.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, default=None, help="Number of players.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: one per agent given with -a, else the game's default).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seed.")
 @click.option("--agents", "-a", default=None, help="Comma-separated agent specs, one per seat (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option, e.g. max_rounds=50.")
@@ -86,13 +117,16 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     from .core.registry import create_game
     from .core.record import Record
 
-    if record_path and not Path(record_path).resolve().parent.is_dir():
-        raise ForumlabError(f"cannot write record {record_path}: its directory does not exist")
+    if record_path:
+        _check_output_path(record_path, "record")
     config = parse_key_values(options)
+    specs = split_specs(agents) if agents else None
     if players is not None:
         config["players"] = players
+    elif specs is not None and "players" not in config:
+        config["players"] = len(specs)  # one seat per agent given
     g = create_game(game, config)
-    specs = split_specs(agents) if agents else ["random"] * g.players
+    specs = specs or ["random"] * g.players
     if len(specs) != g.players:
         raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
     seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
@@ -161,6 +195,15 @@ def _stop_early(state, record_path, seat_info, interrupted, message, code) -> No
         message += f" after {plies} plies"
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _check_output_path(path: str, what: str) -> None:
+    """Refuse, before any work, an output path that cannot be written as a file."""
+    target = Path(path)
+    if target.is_dir():
+        raise ForumlabError(f"cannot write {what} {path}: it is a directory")
+    if not target.resolve().parent.is_dir():
+        raise ForumlabError(f"cannot write {what} {path}: its directory does not exist")
 
 
 def _print_result(result: dict) -> None:

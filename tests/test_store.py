@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -61,11 +62,11 @@ def make_outcome(i: int) -> GameOutcome:
 
 
 def snapshot(path: Path) -> dict[str, bytes]:
-    """The bytes of a database file and of its WAL, if any (an empty WAL holds nothing: a
-    read-only SQLite connection may create one, and the -shm index, beside the file)."""
+    """The bytes of a database file and of every side file SQLite may keep beside it
+    (journal, WAL, shared-memory index); not the writer's empty lock file."""
     files = {}
-    for p in (path, Path(f"{path}-wal")):
-        if p.is_file() and (p == path or p.stat().st_size):
+    for p in (path, *(Path(f"{path}-{side}") for side in ("journal", "wal", "shm"))):
+        if p.is_file():
             files[p.name] = p.read_bytes()
     return files
 
@@ -111,7 +112,7 @@ def test_schema_columns_and_file_marks(db):
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # rollback journal
         rows = conn.execute("SELECT key, grp, fault_count, faults, scores FROM games ORDER BY seq").fetchall()
         assert [r[0] for r in rows] == [make_outcome(i).key for i in range(4)]
         assert [r[2] for r in rows] == [2, 0, 0, 2]
@@ -264,12 +265,26 @@ def _foreign_with_our_id(path: Path) -> None:  # right magic number, wrong conte
     conn.close()
 
 
+def _damaged_games_page(path: Path) -> None:
+    """Trash the start of the games table's root page (what a bad disk sector does): the
+    header and schema stay readable, the first read of the games fails."""
+    filled(path, 12)
+    conn = sqlite3.connect(path)
+    root, = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    page_size, = conn.execute("PRAGMA page_size").fetchone()
+    conn.close()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * page_size + 8)
+        f.write(b"\xab" * 200)
+
+
 BAD_FILES = {
     "random bytes": lambda p: p.write_bytes(os.urandom(8192)),
     "empty file": lambda p: p.write_bytes(b""),
     "text file": lambda p: p.write_text("key,score\na,1\n"),
     "truncated": _truncated,
     "garbled": _garbled,
+    "damaged games page": _damaged_games_page,
     "foreign sqlite": _foreign,
     "foreign sqlite, our id": _foreign_with_our_id,
 }
@@ -327,8 +342,9 @@ def test_file_locked_by_another_connection(db):
             ResultStore.create(db, DEFINITION, VERSIONS, timeout=0.2)
         assert time.monotonic() - start < 5
         assert snapshot(db) == before
-        with ResultStore.open(db, readonly=True) as reader:  # reading still works (WAL)
-            assert len(reader) == 2
+        # A rollback journal: an exclusive lock keeps readers out too, until it ends.
+        with pytest.raises(StoreError, match="locked"):
+            ResultStore.open(db, readonly=True, timeout=0.2)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -390,9 +406,19 @@ def test_sigkill_loses_nothing_committed(db):
         child.stderr.close()
     assert child.returncode == -signal.SIGKILL
     assert reported == list(range(len(reported)))
-    assert Path(f"{db}-wal").stat().st_size > 0  # committed games not yet checkpointed
+    assert not Path(f"{db}-wal").exists()  # a rollback journal: every game is in the file
+    if Path(f"{db}-journal").exists():  # the kill landed inside a commit
+        # A journal holding pages to restore is "hot": a reader cannot roll it back itself
+        # and says so. An empty one (the kill came before its header was written) is not
+        # hot, and SQLite ignores it: the reader then sees the last committed game.
+        try:
+            ResultStore.open(db, readonly=True).close()
+        except StoreError as exc:
+            assert re.search("interrupted.*tournament resume", str(exc)), exc
+        ResultStore.open(db).close()  # a writer rolls a hot journal back
+        ResultStore.open(db, readonly=True).close()  # ... after which readers open the file
 
-    # A refused create (another tournament) does not touch the file or its WAL.
+    # A refused create (another tournament) does not touch the file.
     before = snapshot(db)
     with pytest.raises(StoreError, match="not this one"):
         ResultStore.create(db, {**DEFINITION, "seed": 99}, VERSIONS)
@@ -405,6 +431,135 @@ def test_sigkill_loses_nothing_committed(db):
         assert outcomes == [make_outcome(i) for i in range(len(outcomes))]
         store.record(make_outcome(len(outcomes)))
         assert len(store) == len(outcomes) + 1
+
+
+STOPPING_CHILD = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, sys.argv[1])
+    from test_store import DEFINITION, VERSIONS, make_outcome
+    from forumlab.arena.store import ResultStore
+
+    store = ResultStore.create(sys.argv[2], DEFINITION, VERSIONS)
+    for i in range(int(sys.argv[3])):
+        store.record(make_outcome(i))
+    print("recorded", flush=True)
+    time.sleep(60)  # the store stays open, as in a tournament between two games
+""")
+
+
+def test_a_copy_of_the_file_alone_holds_every_committed_game(db, tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", STOPPING_CHILD, str(Path(__file__).parent),
+                              str(db), "25"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "recorded"
+        copy = tmp_path / "copy" / "results.db"
+        copy.parent.mkdir()
+        copy.write_bytes(db.read_bytes())  # while the writer still has the file open
+        child.kill()
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+    # Every committed game is in the main file (no -wal holding them elsewhere).
+    assert sorted(os.listdir(db.parent)) == ["copy", "results.db", "results.db-lock"]
+    for path in (copy, db):
+        with ResultStore.open(path, readonly=True) as store:
+            assert store.outcomes() == [make_outcome(i) for i in range(25)]
+    assert os.listdir(copy.parent) == ["results.db"]  # reading created no side files
+
+
+def test_reading_leaves_the_file_and_its_directory_alone(db):
+    filled(db, 5)
+    listing, before = sorted(os.listdir(db.parent)), snapshot(db)
+    with ResultStore.open(db, readonly=True) as store:
+        assert len(store.outcomes()) == 5 and len(list(store.iter_records())) == 5
+        assert len(store.done_keys()) == 5 and store.sessions()
+    assert sorted(os.listdir(db.parent)) == listing == ["results.db"]
+    assert snapshot(db) == before
+
+
+def test_a_slow_reader_does_not_stall_the_writer(db, monkeypatch):
+    import forumlab.arena.store as store_module
+
+    monkeypatch.setattr(store_module, "RECORD_TIMEOUT", 1.0)  # fail fast if it would wait
+    filled(db, 30)
+    monkeypatch.setattr(store_module, "PAGE_ROWS", 4)
+    with ResultStore.open(db, readonly=True) as reader, ResultStore.open(db) as writer:
+        records = reader.iter_records()
+        first = next(records)  # the reader is in the middle of its pages
+        writer.record(make_outcome(30))
+        writer.record(make_outcome(31))
+        rest = list(records)
+    assert [o for o, _ in [first, *rest]] == [make_outcome(i) for i in range(30)]  # a snapshot
+
+
+def _write_wal_file(db: Path) -> None:
+    """A results file as an earlier forumlab left it: WAL mode, games only in the -wal."""
+    import forumlab.arena.store as store_module
+
+    filled(db, 2)
+    script = textwrap.dedent(f"""
+        import os, sqlite3, sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_store import make_outcome
+        from forumlab.arena import store
+        conn = sqlite3.connect({str(db)!r}, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")
+        for i in (2, 3):
+            row = store._outcome_row(make_outcome(i))
+            row["recorded"], row["session"] = 1.0, None
+            conn.execute("INSERT INTO games ({', '.join(store_module._GAME_COLUMNS)}) VALUES "
+                         "({', '.join('?' * len(store_module._GAME_COLUMNS))})",
+                         [row[c] for c in store._GAME_COLUMNS])
+        os._exit(0)  # killed: no checkpoint
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert Path(f"{db}-wal").stat().st_size > 0
+
+
+def test_a_wal_file_of_an_older_version_opens_and_is_converted_for_writing(db, tmp_path):
+    _write_wal_file(db)
+    with ResultStore.open(db, readonly=True) as store:
+        assert store.outcomes() == [make_outcome(i) for i in range(4)]
+    with ResultStore.open(db) as store:
+        store.record(make_outcome(4))
+    assert sorted(os.listdir(db.parent)) == ["results.db"]  # -wal folded in, -shm gone
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(db.read_bytes())
+    with ResultStore.open(copy, readonly=True) as store:
+        assert store.outcomes() == [make_outcome(i) for i in range(5)]
+
+
+INTERRUPTED_COMMIT = textwrap.dedent("""
+    import os, sqlite3, sys
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("PRAGMA cache_size=1")  # spill: the file is written before the commit ends
+    conn.execute("BEGIN IMMEDIATE")
+    for i in range(300):
+        conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (f"k{i}", "x" * 500))
+    os._exit(0)  # killed in the middle of the transaction
+""")
+
+
+def test_an_interrupted_commit_is_reported_read_only_and_rolled_back_by_a_writer(db):
+    filled(db, 3)
+    subprocess.run([sys.executable, "-c", INTERRUPTED_COMMIT, str(db)], check=True, timeout=60)
+    assert Path(f"{db}-journal").stat().st_size > 0
+    before = snapshot(db)
+    with pytest.raises(StoreError, match=r"interrupted .*'forumlab tournament resume .*results\.db'"):
+        ResultStore.open(db, readonly=True)
+    assert snapshot(db) == before
+    with ResultStore.open(db) as store:
+        assert store.outcomes() == [make_outcome(i) for i in range(3)]
+    assert sorted(os.listdir(db.parent)) == ["results.db"]
+    with ResultStore.open(db, readonly=True) as store:
+        assert len(store) == 3
 
 
 FORKING_CHILD = textwrap.dedent("""

@@ -2,6 +2,8 @@
 
 Names are registered agents (``random``, ``mcts``) or ``package.module:Class`` for
 third-party agents. Values are ints, floats, ``true``/``false``, or bare/quoted words.
+Integers must fit in 64 bits (agents hand them to numba kernels), and ``seed``, which
+every agent takes, must be an integer: both are checked here, for every agent.
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from ..core.errors import ForumlabError
 class AgentSpecError(ForumlabError):
     """A malformed or unknown agent spec."""
 
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
 
@@ -48,7 +52,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             if key in params:
                 raise AgentSpecError(f"parameter {key!r} given twice in agent spec {spec!r}")
             params[key] = _parse_value(value)
+            _check_value(spec, key, params[key])
     return name, params
+
+
+def _check_value(spec: str, key: str, value: Any) -> None:
+    if key == "seed" and (not isinstance(value, int) or isinstance(value, bool)):
+        raise AgentSpecError(f"seed must be an integer, not {value!r}, in agent spec {spec!r}")
+    if isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
+        raise AgentSpecError(f"{key}={value} does not fit in 64 bits in agent spec {spec!r}")
 
 
 def split_specs(text: str) -> list[str]:

@@ -5,8 +5,9 @@ Kept apart from forumlab/cli.py so that the top-level CLI stays a thin index.
 from __future__ import annotations
 
 import json
-import math
 import os
+import re
+import shlex
 import sys
 import tempfile
 from dataclasses import replace
@@ -17,13 +18,16 @@ from ..core.errors import ConfigError, ForumlabError
 from ..core.options import parse_key_values
 
 DEFAULT_DB = "forumlab-results.db"
+MAX_WORKERS = 1024  # local processes; a cluster (--scheduler) for more
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
 def _definition_from_options(config_file, game, players, options, agents, fmt, candidate, games,
                              rotations, seed, move_time, hard_limit):
     from .definition import TournamentDefinition, load_toml, parse_agent_option
 
-    base = load_toml(config_file) if config_file else TournamentDefinition()
+    # A file must name its pool unless -a does: never run the built-in pool by surprise.
+    base = load_toml(config_file, agents_required=not agents) if config_file else TournamentDefinition()
     changes = {}
     if game is not None:
         changes["game"] = game
@@ -113,7 +117,9 @@ _tournament_options = [
     click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786."),
     click.option("--db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
                  help="Results file."),
-    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    click.option("--progress/--no-progress", default=None,
+                 help="Progress bar on stderr (default: only when stderr is a terminal)."),
+    click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress."),
 ]
 
 
@@ -123,9 +129,52 @@ def _with_options(func):
     return func
 
 
-def _check_workers(workers):
-    if workers is not None and workers < 1:
-        raise ConfigError(f"--workers must be >= 1, not {workers}")
+def _check_workers(workers, scheduler=None):
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    if scheduler is not None:
+        _check_scheduler(scheduler)
+
+
+# [scheme://]host:port, as Dask's comm layer reads it (an IPv6 host in brackets).
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse a malformed --scheduler address before anything is created (Dask itself
+    fails on one only after a long timeout, with a traceback)."""
+    match = _SCHEDULER.match(address)
+    host = match.group(1) if match else ""
+    quad = host.split(".")
+    bad_ip = len(quad) == 4 and all(q.isdigit() for q in quad) and any(int(q) > 255 for q in quad)
+    if match is None or not 1 <= int(match.group(2)) <= 65535 or bad_ip:
+        raise ConfigError(f"--scheduler {address!r} is not a scheduler address "
+                          "(expected [tcp://]HOST:PORT, e.g. tcp://10.0.0.5:8786)")
+
+
+def _show_progress(progress: bool | None, quiet: bool) -> bool:
+    """--progress/--no-progress if given, else a bar only for a person watching a
+    terminal (not in logs, pipes or CI output)."""
+    if quiet:
+        return False
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty()
+
+
+def _interrupted(db) -> None:
+    """After Ctrl-C: say what is kept and how to go on, exit 130."""
+    from .store import ResultStore
+
+    kept = ""
+    try:
+        with ResultStore.open(db, readonly=True, timeout=2.0) as store:
+            kept = f"{len(store)} finished games are in {db}; "
+    except ForumlabError:
+        pass
+    click.echo(f"\ninterrupted: {kept}continue with: forumlab tournament resume {shlex.quote(str(db))}",
+               err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(invoke_without_command=True)
@@ -141,34 +190,63 @@ def tournament(ctx):
 @_with_options
 def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=None, candidate=None,
         games=None, rotations=None, seed=None, move_time=None, hard_limit=None, workers=None,
-        scheduler=None, db=DEFAULT_DB, quiet=False):
-    """Run (or continue) a tournament and print the ratings."""
-    from .schedule import plan
+        scheduler=None, db=DEFAULT_DB, progress=None, quiet=False):
+    """Run (or continue) a tournament and print the ratings.
+
+    Ctrl-C stops it (exit code 130); the finished games stay in the results file and
+    'forumlab tournament resume DB' plays the rest."""
+    from .definition import planned_games
     from .store import ResultStore
     from .tournament import play_missing, versions
 
-    _check_workers(workers)
+    _check_workers(workers, scheduler)
+    # The whole definition is validated here, before the results file is created.
     definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
                                           games, rotations, seed, move_time, hard_limit)
-    with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
-        total = len(plan(definition))
-        click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
-                   f"{total} games ({len(store)} already in {db})", err=True)
-        play_missing(store, definition, workers, scheduler, progress=not quiet)
+    new_file = not os.path.lexists(db)
+    try:
+        with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
+            click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
+                       f"{planned_games(definition)} games ({len(store)} already in {db})", err=True)
+            play_missing(store, definition, workers, scheduler, progress=_show_progress(progress, quiet))
+    except KeyboardInterrupt:
+        _interrupted(db)
+    except ForumlabError:
+        if new_file:  # e.g. an unreachable --scheduler: leave no file behind
+            _remove_if_empty(db)
+        raise
     _print_ratings(db)
+
+
+def _remove_if_empty(db) -> None:
+    """Remove a results file this command created if it holds no game (best effort)."""
+    from .store import ResultStore
+
+    try:
+        with ResultStore.open(db, readonly=True) as store:
+            empty = len(store) == 0
+        if empty:
+            os.unlink(db)
+    except (ForumlabError, OSError):
+        pass  # not ours to judge, or already gone: leave it
 
 
 @tournament.command()
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: cores).")
 @click.option("--scheduler", default=None, help="Dask scheduler address.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def resume(db, workers, scheduler, quiet):
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: only when stderr is a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress.")
+def resume(db, workers, scheduler, progress, quiet):
     """Play only the games of DB that are still missing, then print the ratings."""
     from .tournament import resume_tournament
 
-    _check_workers(workers)
-    played = resume_tournament(db, workers, scheduler, progress=not quiet)
+    _check_workers(workers, scheduler)
+    try:
+        played = resume_tournament(db, workers, scheduler, progress=_show_progress(progress, quiet))
+    except KeyboardInterrupt:
+        _interrupted(db)
     click.echo(f"resumed: {played} games played", err=True)
     _print_ratings(db)
 
@@ -245,8 +323,10 @@ def export(db, fmt, game_key, output):
 @click.option("--workers", "-w", type=int, default=None)
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help="Keep the games here (default: discarded).")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--quiet", "-q", is_flag=True)
-def balance(game, players, spec, games, options, seed, workers, db, as_json, quiet):
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: only when stderr is a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress.")
+def balance(game, players, spec, games, options, seed, workers, db, as_json, progress, quiet):
     """Seat advantage of GAME in self-play: per-seat win rates and seat Elo with 95% intervals."""
     from .balance import balance_report, format_balance
     from .definition import PoolEntry
@@ -255,6 +335,7 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, qui
     _check_workers(workers)
     if games < 1:
         raise ConfigError(f"--games must be >= 1, not {games}")
+    # Validate game, players and agent before anything is created.
     definition = _definition_from_options(None, game, players, options, (), None, None,
                                           games, "balanced", seed, None, None)
     definition = replace(definition, agents=(PoolEntry(spec, spec),))
@@ -263,7 +344,7 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, qui
         tmp = tempfile.mkdtemp(prefix="forumlab-balance-")
         db = os.path.join(tmp, "balance.db")
     try:
-        run_tournament(definition, db, workers, None, progress=not quiet)
+        run_tournament(definition, db, workers, None, progress=_show_progress(progress, quiet))
         report = balance_report(db)
     finally:
         if tmp is not None:

@@ -20,18 +20,26 @@ A TOML file looks like::
 
 The definition (not the execution settings such as workers) identifies a tournament:
 the results store refuses to mix games of two different definitions.
+
+Every field is checked when a definition is made (:func:`validate`), before any results
+file exists: types, ranges (``seed`` fits in 64 bits; ``move_time`` and ``hard_limit`` are
+finite, at most ``MAX_SECONDS``), the game config, every agent spec (each agent is
+constructed once), and the size of the schedule (at most ``MAX_GAMES`` games, counted
+without building the plan).  A TOML file must list its ``[[agents]]`` unless the command
+line gives them (``-a``): a file without a pool is refused rather than silently running
+the built-in one.
 """
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents.registry import agent_class
-from ..agents.spec import parse_spec
-from ..core.errors import ConfigError
+from ..agents.registry import create_agent
+from ..core.errors import ConfigError, ForumlabError
 from ..core.registry import create_game
 from .seating import BALANCED, CYCLIC, DESIGNS
 
@@ -41,6 +49,13 @@ ROTATIONS = DESIGNS  # seating designs: "balanced" (default), "cyclic", "all"
 # definition without the key is read as cyclic too (from_stored), never as the new default.
 STORED_ROTATIONS_DEFAULT = CYCLIC
 FAULT_POLICIES = ("random",)
+# The plan is held in memory (about 1 KB a game) and built in about 0.1 ms a game: beyond
+# this, split the study into several tournaments (several results files).
+MAX_GAMES = 200_000
+# Longest time limit in seconds: the per-move alarm timer cannot count much further
+# (setitimer overflows near 1e11 s); 1e6 s, 11.6 days, is "no practical limit".
+MAX_SECONDS = 1e6
+INT64 = (-(2**63), 2**63 - 1)
 
 # The built-in agents at short budgets: the default `forumlab tournament`.
 DEFAULT_POOL = (
@@ -99,6 +114,8 @@ class TournamentDefinition:
         data = dict(data)
         agents = data.pop("agents", None)
         if agents is not None:
+            if not isinstance(agents, (list, tuple)):
+                raise ConfigError(f"agents must be a list of agent entries, not {agents!r}")
             data["agents"] = tuple(_pool_entry(a) for a in agents)
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
@@ -128,8 +145,10 @@ def _pool_entry(item: Any) -> PoolEntry:
         extra = set(item) - {"spec", "label"}
         if extra:
             raise ConfigError(f"unknown agent field {sorted(extra)[0]!r} (fields: spec, label)")
-        label = item.get("label") or item["spec"]
-        if not isinstance(label, str):
+        label = item.get("label")
+        if label is None or label == "":
+            label = item["spec"]
+        if not isinstance(label, str) or not label.strip():
             raise ConfigError(f"agent label must be text, not {label!r}")
         return PoolEntry(label, item["spec"])
     raise ConfigError(f"bad agent entry {item!r}: expected a spec string or {{spec, label}}")
@@ -143,46 +162,100 @@ def parse_agent_option(text: str) -> PoolEntry:
     return PoolEntry(text, text)
 
 
-def load_toml(path: str | Path) -> TournamentDefinition:
-    """Read a tournament definition from a TOML file."""
+def load_toml(path: str | Path, *, agents_required: bool = True) -> TournamentDefinition:
+    """Read a tournament definition from a TOML file (UTF-8).
+
+    ``agents_required``: refuse a file without ``[[agents]]`` (pass False when the
+    command line names the pool instead). ConfigError names the first problem.
+    """
     try:
-        data = tomllib.loads(Path(path).read_text())
+        text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}); TOML files must be UTF-8") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path} nests arrays or tables too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    if agents_required and "agents" not in data:
+        raise ConfigError(f"{path} has no [[agents]]: list the pool there (or give it with -a)")
     return TournamentDefinition.from_json(data)
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ConfigError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+
+
+def _check_seconds(name: str, value: Any, positive: bool) -> None:
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+          and (value > 0 if positive else value >= 0) and value <= MAX_SECONDS)
+    if not ok:
+        bound = "> 0" if positive else ">= 0"
+        raise ConfigError(f"{name} must be a finite number of seconds {bound} and at most "
+                          f"{MAX_SECONDS:g}, not {value!r}")
+
+
+def planned_games(d: TournamentDefinition) -> int:
+    """How many games the schedule of ``d`` holds, counted without building it."""
+    from .schedule import lineups, seat_orders
+
+    n = create_game(d.game, d.config).players
+    pool = list(d.agents)
+    if d.format == "gauntlet":
+        candidate = [a for a in pool if a.label == d.candidate]
+        others = [a for a in pool if a.label != d.candidate]
+        seats, fixed = n - 1, candidate
+    else:
+        others, seats, fixed = pool, n, []
+    if len(others) >= seats:
+        # Every lineup has distinct agents, so every lineup has as many seat orders.
+        count = math.comb(len(others), seats)
+        per_group = len(seat_orders(tuple(fixed + others[:seats]), d.rotations))
+        return count * d.games_per_lineup * per_group
+    # Fewer agents than seats: a handful of lineups (multisets), each counted.
+    return sum(len(seat_orders(lineup, d.rotations)) for lineup in lineups(d)) * d.games_per_lineup
 
 
 def validate(d: TournamentDefinition) -> None:
     """Check a definition completely before anything runs (one-line ConfigErrors)."""
+    if not isinstance(d.game, str):
+        raise ConfigError(f"game must be a game name, not {d.game!r}")
+    if not isinstance(d.config, dict) or not all(isinstance(k, str) for k in d.config):
+        raise ConfigError(f"config must be a table of game options, not {d.config!r}")
     create_game(d.game, d.config)  # unknown game / bad config
-    if d.format not in FORMATS:
-        raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {d.format!r}")
-    if d.rotations not in ROTATIONS:
-        raise ConfigError(f"rotations must be one of {', '.join(ROTATIONS)}, not {d.rotations!r}")
-    if d.fault_policy not in FAULT_POLICIES:
-        raise ConfigError(f"fault_policy must be one of {', '.join(FAULT_POLICIES)}, not {d.fault_policy!r}")
-    for name, value, low in (("games_per_lineup", d.games_per_lineup, 1),):
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise ConfigError(f"{name} must be an integer >= {low}, not {value!r}")
-    if not isinstance(d.seed, int) or isinstance(d.seed, bool):
-        raise ConfigError(f"seed must be an integer, not {d.seed!r}")
-    for name, value in (("move_time", d.move_time), ("hard_limit", d.hard_limit)):
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise ConfigError(f"{name} must be a number >= 0, not {value!r}")
-    if d.hard_limit <= 0:
-        raise ConfigError("hard_limit must be > 0")
+    for name, value, choices in (("format", d.format, FORMATS), ("rotations", d.rotations, ROTATIONS),
+                                 ("fault_policy", d.fault_policy, FAULT_POLICIES)):
+        if not isinstance(value, str) or value not in choices:
+            raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    _check_int("games_per_lineup", d.games_per_lineup, 1, MAX_GAMES)
+    _check_int("seed", d.seed, *INT64)
+    _check_seconds("move_time", d.move_time, positive=False)
+    _check_seconds("hard_limit", d.hard_limit, positive=True)
+    if not isinstance(d.agents, tuple) or not all(isinstance(a, PoolEntry) for a in d.agents):
+        raise ConfigError("agents must be a list of agent entries")
     if not d.agents:
         raise ConfigError("the agent pool is empty")
     labels = [a.label for a in d.agents]
+    if not all(isinstance(x, str) and x.strip() for x in labels):
+        raise ConfigError("every agent needs a non-empty text label")
     if len(set(labels)) != len(labels):
         dup = next(x for x in labels if labels.count(x) > 1)
         raise ConfigError(f"agent label {dup!r} is used twice; give the agents distinct labels")
     for entry in d.agents:
-        name, params = parse_spec(entry.spec)
-        params.pop("seed", None)
-        agent_class(name)(seed=0, **params)  # unknown agent or parameter -> error now
+        if not isinstance(entry.spec, str):
+            raise ConfigError(f"agent spec must be text, not {entry.spec!r}")
+        try:
+            create_agent(entry.spec, seed=0)  # unknown agent, bad parameter or seed -> error now
+        except ForumlabError:
+            raise
+        except Exception:  # noqa: BLE001 - a third-party constructor that fails is a fault
+            pass  # of that agent, which the runner records for its games (not bad input)
     if d.format == "gauntlet":
         if d.candidate not in labels:
             raise ConfigError(f"gauntlet candidate {d.candidate!r} is not a label of the pool ({', '.join(labels)})")
@@ -190,3 +263,11 @@ def validate(d: TournamentDefinition) -> None:
             raise ConfigError("a gauntlet needs the candidate and at least one opponent")
     elif d.candidate is not None:
         raise ConfigError("candidate is only used by the gauntlet format")
+    total = planned_games(d)
+    if total > MAX_GAMES:
+        raise ConfigError(f"this tournament would play {total:,} games; at most {MAX_GAMES:,} fit in "
+                          "one results file (fewer games per lineup, a smaller pool, or several tournaments)")
+    try:
+        json.dumps(d.to_json(), allow_nan=False)
+    except (TypeError, ValueError) as exc:  # e.g. a TOML date in the game config
+        raise ConfigError(f"the tournament definition cannot be stored as JSON: {exc}") from None

@@ -29,20 +29,28 @@ triggers make every table append-only inside the file itself, not just in this m
 
 Durability and safety choices:
 
-* WAL journal mode: a commit appends to the ``-wal`` file, readers (ratings, export) never
-  block the writer and see every committed game while a tournament runs.
-* ``synchronous=FULL`` by default: each commit fsyncs the WAL, so a committed game survives
-  a power cut or OS crash too, not only a killed process (``NORMAL`` would already survive
-  SIGKILL, since the data is in the OS page cache).  One fsync per game costs around a
-  millisecond, negligible against the seconds a research game takes; pass
-  ``synchronous="NORMAL"`` for very fast games where that matters.
+* A rollback journal (``journal_mode=DELETE``), not WAL: a commit writes the game into the
+  database file itself before it returns, so the ``.db`` alone is always the whole result
+  (a copy of it holds every committed game, even right after a SIGKILL), and reading it
+  needs no side files: ``ratings`` and ``export`` work on a finished file in a read-only
+  directory or on a read-only medium.  Files written in WAL mode by earlier versions still
+  open; opening one for writing converts it (its ``-wal`` is folded into the file).
+* ``synchronous=FULL`` by default: each commit fsyncs the journal and the file, so a
+  committed game survives a power cut or OS crash too, not only a killed process.  A few
+  fsyncs per game cost milliseconds, negligible against the seconds a research game takes;
+  pass ``synchronous="NORMAL"`` for very fast games where that matters.
+* Readers never hold a lock for long: every query fetches its rows completely (games are
+  streamed in pages of :data:`PAGE_ROWS`, each page its own short read), so a slow
+  consumer (``export | less``) does not stall the writer, whose commit waits for readers
+  up to ``RECORD_TIMEOUT``.  A reader started during a commit waits for it likewise.
 * A new file is built under a temporary name and hard-linked into place, so the results
   path never holds a half-initialised file and two concurrent creators cannot both win.
 * Opening an existing file first checks the raw header (no SQLite involved), then validates
   it through a read-only connection (``PRAGMA quick_check``, which reads the whole file
   once, then schema and definition).  A refused file is therefore never written to: not
-  even a checkpoint or a journal-mode change (SQLite may leave an empty ``-wal`` and a
-  ``-shm`` index beside one of ours).
+  even a rollback of a left-over journal or a journal-mode change.  (A writable open of a
+  file with our header lets SQLite roll back a ``-journal`` left by a writer killed in the
+  middle of a commit first; a read-only open reports it instead.)
 * One writer at a time: a writable store holds an exclusive ``flock`` on a ``<path>-lock``
   side file for its lifetime (released by the kernel if the process dies, removed on
   close; forked pool workers drop their inherited copy, so the lock dies with the writer),
@@ -79,6 +87,7 @@ SCHEMA_VERSION = 1
 OPEN_TIMEOUT = 1.0  # seconds to wait for another writer's lock when opening
 RECORD_TIMEOUT = 10.0  # seconds a record() waits for a foreign writer before giving up
 SYNCHRONOUS = ("FULL", "NORMAL")
+PAGE_ROWS = 256  # games fetched per read when streaming (see iter_records)
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -218,13 +227,19 @@ class ResultStore:
     @classmethod
     def open(cls, path: str | os.PathLike, *, readonly: bool = False,
              versions: dict[str, Any] | None = None, synchronous: str = "FULL",
-             timeout: float = OPEN_TIMEOUT) -> "ResultStore":
+             timeout: float | None = None) -> "ResultStore":
         """An existing results file.  Writable by default (for resume; ``versions`` are then
         recorded with the games this session writes); ``readonly=True`` for ratings and
         export takes no writer lock and can run beside a running tournament.
 
+        ``timeout`` is how long to wait for a lock: by default ``OPEN_TIMEOUT`` for a writer
+        (fail fast when another writer holds the file) and ``RECORD_TIMEOUT`` for a reader
+        (which only waits for commits in progress, however busy the writer).
+
         StoreError if the file is missing, not a forumlab results file, corrupt or locked.
         """
+        if timeout is None:
+            timeout = RECORD_TIMEOUT if readonly else OPEN_TIMEOUT
         path = Path(path)
         if not os.path.lexists(path):
             raise StoreError(f"{path} does not exist")
@@ -250,6 +265,7 @@ class ResultStore:
             if not readonly:
                 self._lock = _WriterLock(path)
                 self._lock.acquire()
+                _roll_back_interrupted_commit(path, timeout)
             ro = _connect(path, "ro", timeout)
             try:
                 info = _validate(ro, path)
@@ -268,9 +284,10 @@ class ResultStore:
                 ro.close()
                 self._conn = _connect(path, "rw", timeout)
                 _probe_write_lock(self._conn, path)
-                _sql(path, self._conn.execute, "PRAGMA journal_mode=WAL")
+                _use_rollback_journal(self._conn, path)
                 _sql(path, self._conn.execute, f"PRAGMA synchronous={synchronous}")
-                _sql(path, self._conn.execute, f"PRAGMA busy_timeout={int(RECORD_TIMEOUT * 1000)}")
+            # From now on wait for a commit (or a reader) rather than fail at once.
+            _sql(path, self._conn.execute, f"PRAGMA busy_timeout={int(RECORD_TIMEOUT * 1000)}")
         except BaseException:
             self.close()
             raise
@@ -345,26 +362,32 @@ class ResultStore:
         """Every game in insertion order with its provenance: ``{"recorded": unix time,
         "session": id, "versions": versions given by the session that wrote it, or None}``."""
         cols = ", ".join(f"g.{c}" for c in _GAME_COLUMNS)
-        cur = self._cursor(
-            f"SELECT {cols}, s.versions FROM games g LEFT JOIN sessions s ON s.id = g.session "
-            "ORDER BY g.seq")
-        while True:
-            try:
-                rows = cur.fetchmany(256)
-            except sqlite3.Error as exc:
-                raise _error(self.path, exc, "cannot read") from None
+        # The games present now, read page by page: each page is one complete query, so no
+        # read lock is held while the caller works on the rows (a slow export must not
+        # stall a running tournament's commits).  Rows are append-only and ``seq`` only
+        # grows, so the pages together are exactly the games up to ``last``.
+        last = self._query("SELECT COALESCE(MAX(seq), 0) FROM games")[0][0]
+        after = 0
+        while after < last:
+            rows = self._query(
+                f"SELECT g.seq, {cols}, s.versions FROM games g "
+                "LEFT JOIN sessions s ON s.id = g.session "
+                "WHERE g.seq > ? AND g.seq <= ? ORDER BY g.seq LIMIT ?",
+                (after, last, PAGE_ROWS))
             if not rows:
                 return
             for row in rows:
-                data = dict(zip(_GAME_COLUMNS, row))
+                data = dict(zip(_GAME_COLUMNS, row[1:]))
                 try:
                     outcome = _row_outcome(data)
                     versions = None if row[-1] is None else json.loads(row[-1])
                 except (ValueError, TypeError, KeyError) as exc:
                     raise StoreError(
-                        f"{self.path} holds a damaged row for game {data['key']}: {exc}") from None
+                        f"{self.path} holds a damaged row for game {data['key']}: "
+                        f"{_one_line(exc)}") from None
                 yield outcome, {"recorded": data["recorded"], "session": data["session"],
                                 "versions": versions}
+            after = rows[-1][0]
 
     def sessions(self) -> list[dict[str, Any]]:
         """The writing sessions (creation and resumes) that recorded games, oldest first."""
@@ -406,15 +429,9 @@ class ResultStore:
             raise StoreError(f"{self.path} was opened read-only")
         return conn
 
-    def _cursor(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
-        return _sql(self.path, self._live().execute, sql, params)
-
     def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        cur = self._cursor(sql, params)
-        try:
-            return cur.fetchall()
-        except sqlite3.Error as exc:
-            raise _error(self.path, exc, "cannot read") from None
+        """All rows of one query (fetched completely, so no read lock outlives the call)."""
+        return _fetch(self.path, self._live(), sql, params)
 
 
 # --------------------------------------------------------------------- creation
@@ -444,9 +461,8 @@ def _initialise(path: Path, definition: dict[str, Any], versions: dict[str, Any]
                 "INSERT INTO tournament (id, definition, versions, created) VALUES (?, ?, ?, ?)",
                 (tournament_id(definition), canonical_json(definition), _dumps(versions), time.time()))
             conn.execute("COMMIT")
-            conn.execute("PRAGMA journal_mode=WAL")  # persistent, recorded in the header
         finally:
-            conn.close()  # checkpoints: the file is complete on its own, no -wal left
+            conn.close()
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -504,7 +520,7 @@ def _check_header(path: Path) -> None:
 def _validate(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
     """Integrity, schema and tournament row of a file; its stored tournament."""
     def fetch(sql: str) -> list[tuple]:
-        return _sql(path, conn.execute, sql).fetchall()
+        return _fetch(path, conn, sql)
 
     try:
         check = fetch("PRAGMA quick_check")
@@ -626,6 +642,37 @@ def _connect(path: Path, mode: str, timeout: float) -> sqlite3.Connection:
         raise _error(path, exc, "cannot open") from None
 
 
+def _fetch(path: Path, conn: sqlite3.Connection, sql: str, params: tuple = ()) -> list[tuple]:
+    """Run one query and fetch all its rows; a damaged page may only show while fetching,
+    so both steps turn sqlite3 errors into a StoreError."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.Error as exc:
+        raise _error(path, exc, "cannot read") from None
+
+
+def _roll_back_interrupted_commit(path: Path, timeout: float) -> None:
+    """Let SQLite roll back the ``-journal`` of a writer killed in the middle of a commit
+    (restoring the last committed state), which a read-only connection cannot do.  Only
+    called for a file whose header is ours and whose writer lock we hold."""
+    if not os.path.exists(f"{path}-journal"):
+        return
+    conn = _connect(path, "rw", timeout)
+    try:
+        _fetch(path, conn, "SELECT COUNT(*) FROM sqlite_master")  # a read rolls back
+    finally:
+        conn.close()
+
+
+def _use_rollback_journal(conn: sqlite3.Connection, path: Path) -> None:
+    """Switch the file to a rollback journal (a no-op unless an earlier version left it in
+    WAL mode, whose games the switch folds back into the file)."""
+    mode = _fetch(path, conn, "PRAGMA journal_mode=DELETE")
+    if not mode or str(mode[0][0]).lower() != "delete":
+        raise StoreError(f"cannot open {path} for writing: it stays in "
+                         f"{mode[0][0] if mode else 'an unknown'} journal mode")
+
+
 def _sql(path: Path, fn, *args):
     try:
         return fn(*args)
@@ -642,7 +689,23 @@ def _error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     if isinstance(exc, sqlite3.DatabaseError) and (
             "malformed" in low or "not a database" in low or "corrupt" in low):
         return StoreError(f"{path} is not a forumlab results file (or is corrupt): {text}")
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+        return StoreError(f"{path} has a commit that was interrupted ({path}-journal); open it "
+                          f"for writing once, e.g. 'forumlab tournament resume {path}', to roll it back")
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CANTOPEN" and _is_wal(path):
+        return StoreError(f"{doing} {path}: it is in WAL mode (written by an older forumlab) and its "
+                          f"-wal/-shm files cannot be read or created here; open it for writing "
+                          f"once where its directory is writable, which converts it")
     return StoreError(f"{doing} {path}: {text}")
+
+
+def _is_wal(path: Path) -> bool:
+    """Whether the file's header says WAL mode (bytes 18 and 19 are 2)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(20)[18:20] == b"\x02\x02"
+    except OSError:
+        return False
 
 
 def _one_line(text: str, limit: int = 160) -> str:

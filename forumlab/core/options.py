@@ -19,6 +19,8 @@ def parse_key_values(pairs) -> dict:
             raise ConfigError(f"--option expects KEY=VALUE, got {pair!r}")
         try:
             options[key.replace("-", "_")] = json.loads(value)
-        except json.JSONDecodeError:
+        except RecursionError:
+            raise ConfigError(f"--option {key}: the value nests lists too deeply") from None
+        except ValueError:  # not JSON (or an integer of over 4300 digits): keep it as text
             options[key.replace("-", "_")] = value
     return options

@@ -141,9 +141,11 @@ class Record:
 def load_record(path: str | Path) -> Record:
     """Read and validate a record file."""
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not UTF-8 text (byte {exc.start}); records are UTF-8 JSON") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -152,6 +154,10 @@ def load_record(path: str | Path) -> Record:
                               "file holds one game: save one line of a JSONL export, or use "
                               "'forumlab export DB --game KEY'") from None
         raise RecordError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{path} nests JSON arrays or objects too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RecordError(f"{path} is not a valid record: {exc}") from None
     return Record.from_json(data)
 
 
