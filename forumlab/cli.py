@@ -160,13 +160,17 @@ class _AgentFailed(Exception):
 
 def _play_out(state, seats, specs, show) -> None:
     """Play ``state`` to the end; _AgentFailed names the first seat whose agent fails."""
+    from .core.rng import derive_seed, make_rng
+
     color = sys.stdout.isatty()
+    view_rng = make_rng(derive_seed(state.seed, "views"))
     if show:
         click.echo(state.render(color))
     while not state.is_terminal:
         seat = state.current_player
         try:
-            move = seats[seat].act(state.copy())
+            # Each agent sees only what its seat may see, as in the arena.
+            move = seats[seat].act(state.view_for(seat, view_rng))
             text = state.game.format_move(state.array, move)
             state.play(move)
         except Exception as exc:  # the agent's failure (KeyboardInterrupt is not caught)

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..agents.base import Agent
 from ..core.game import Game, State
+from ..core.rng import derive_seed, make_rng
 
 
 @dataclass
@@ -23,18 +24,20 @@ def play_match(game: Game, agents: list[Agent], seed: int,
                on_move: Callable[[State, int, int], None] | None = None) -> MatchResult:
     """Play ``agents`` (one per seat) from a fresh ``game`` with ``seed`` to the end.
 
-    Each agent gets its own copy of the state (a determinized one in hidden-information
-    games), so nothing an agent does to it can touch the real game. ``on_move(state,
+    Each agent gets its own copy of the state, determinized from its seat
+    (:meth:`State.view_for`, as in the arena), so nothing an agent does to it can touch
+    the real game and nothing hidden from its seat reaches it. ``on_move(state,
     seat, move)`` is called after every move, e.g. to print the board.
     """
     if len(agents) != game.players:
         raise ValueError(f"{len(agents)} agents for {game.players} players")
     state = game.new_state(seed)
+    view_rng = make_rng(derive_seed(seed, "views"))
     seconds = [0.0] * game.players
     counts = [0] * game.players
     while not state.is_terminal:
         seat = state.current_player
-        view = state.copy()
+        view = state.view_for(seat, view_rng)
         t0 = time.perf_counter()
         move = agents[seat].act(view)
         seconds[seat] += time.perf_counter() - t0

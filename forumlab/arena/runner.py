@@ -214,8 +214,7 @@ def run_job(job: GameJob) -> GameOutcome:
             ply = len(moves) + 1
             report(seat, ply, moves, faults, seconds, counts)
             # The agent sees a copy with everything its seat cannot see resampled.
-            view = state.copy()
-            game.kernels.determinize(view.array, seat, view_rng)
+            view = state.view_for(seat, view_rng)
             move = None
             agent = agents[seat]
             if seat not in faulty and agent is not None:

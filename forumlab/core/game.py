@@ -165,6 +165,26 @@ class State:
         """An independent copy (the array and the history are copied)."""
         return State(self.game, self.array.copy(), self.seed, self.history)
 
+    def view_for(self, seat: int, rng: np.ndarray) -> "State":
+        """What ``seat`` may see: the only state an agent is ever handed.
+
+        Args:
+            seat: the observing seat.
+            rng: the RNG word array (``forumlab.core.rng.make_rng``) that draws the
+                resampled hidden parts.
+
+        Returns:
+            A copy in which the game's ``determinize`` has resampled everything hidden
+            from ``seat`` (a plain copy in perfect-information games). In a
+            hidden-information game the move history is left out too, since earlier
+            moves (a secret pick) may reveal what the array hides.
+        """
+        view = self.copy()
+        self.game.kernels.determinize(view.array, seat, rng)
+        if not self.game.perfect_information:
+            view.history = []
+        return view
+
     @property
     def current_player(self) -> int:
         """Seat to move."""
