@@ -91,7 +91,6 @@ def agents():
     click.echo("\nEvery agent also takes seed=N. Third-party agents: 'package.module:Class(k=v)'.")
 
 
-EXIT_AGENT_FAILED = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
@@ -109,13 +108,17 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 def play(game, players, seed, agents, options, show, record_path, as_json):
     """Play one game of GAME between agents.
 
-    Ctrl-C stops the game (exit 130), and an agent that raises or plays an illegal move
-    stops it too (exit 1); either way --record still writes the moves played so far."""
+    An agent that raises, or returns a move that is not legal, does not stop the game:
+    as in a tournament, the fault is reported on stderr, that seat's moves from then on
+    are played by a seeded random agent, and the seat ranks below every seat without a
+    fault (the record's result lists the faults). Ctrl-C stops the game (exit 130);
+    --record then still writes the moves played so far."""
     from .agents.registry import create_agent
     from .agents.spec import split_specs
-    from .core.rng import derive_seed
-    from .core.registry import create_game
+    from .core.ranks import fault_ranks
     from .core.record import Record
+    from .core.registry import create_game
+    from .core.rng import derive_seed
 
     if record_path:
         _check_output_path(record_path, "record")
@@ -133,49 +136,60 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
                  for i, spec in enumerate(specs)]
     seats = [create_agent(info["spec"], seed=info["seed"]) for info in seat_info]
     state = g.new_state(seed)
+    faults: list[dict] = []
     try:
-        _play_out(state, seats, specs, show)
+        _play_out(state, seats, specs, show, faults)
     except KeyboardInterrupt:
         _stop_early(state, record_path, seat_info, {"cause": "interrupted (Ctrl-C)"},
                     "interrupted", EXIT_INTERRUPTED)
-    except _AgentFailed as failure:
-        seat, error = failure.args
-        _stop_early(state, record_path, seat_info,
-                    {"cause": "agent error", "seat": seat, "agent": specs[seat], "error": error},
-                    f"error: seat {seat} ({specs[seat]}) failed at ply {len(state.history) + 1}: {error}",
-                    EXIT_AGENT_FAILED)
     result = state.result()
+    if faults:
+        result["ranks"] = fault_ranks(result["scores"], {f["seat"] for f in faults})
+        result["winners"] = [s for s, rank in enumerate(result["ranks"]) if rank == 1]
+        result["faults"] = faults
+    record = Record.from_state(state, agents=seat_info)
+    record.result = dict(result)
     result["agents"] = specs
     if as_json:
         click.echo(json.dumps(result))
     else:
         _print_result(result)
     if record_path:  # after printing, so a bad path cannot cost the user the result
-        Record.from_state(state, agents=seat_info).save(record_path)
+        record.save(record_path)
 
 
-class _AgentFailed(Exception):
-    """An agent raised, or returned a move that cannot be played: args (seat, one-line error)."""
-
-
-def _play_out(state, seats, specs, show) -> None:
-    """Play ``state`` to the end; _AgentFailed names the first seat whose agent fails."""
+def _play_out(state, seats, specs, show, faults) -> None:
+    """Play ``state`` to the end under the fault policy, appending to ``faults``."""
+    from .agents.random_agent import RandomAgent
     from .core.rng import derive_seed, make_rng
 
     color = sys.stdout.isatty()
     view_rng = make_rng(derive_seed(state.seed, "views"))
+    fallbacks = {}
     if show:
         click.echo(state.render(color))
     while not state.is_terminal:
         seat = state.current_player
-        try:
-            # Each agent sees only what its seat may see, as in the arena.
-            move = seats[seat].act(state.view_for(seat, view_rng))
-            text = state.game.format_move(state.array, move)
-            state.play(move)
-        except Exception as exc:  # the agent's failure (KeyboardInterrupt is not caught)
-            error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
-            raise _AgentFailed(seat, error) from exc
+        # Each agent sees only what its seat may see, as in the arena.
+        view = state.view_for(seat, view_rng)
+        move = None
+        if seat not in fallbacks:
+            try:
+                move = seats[seat].act(view)
+                if move not in set(state.legal_moves().tolist()):
+                    raise ValueError(f"returned {move!r}, which is not a legal move")
+            except Exception as exc:  # the agent's fault (KeyboardInterrupt is not caught)
+                error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
+                ply = len(state.history) + 1
+                faults.append({"seat": seat, "ply": ply, "kind": "exception", "message": error})
+                click.echo(f"warning: seat {seat} ({specs[seat]}) failed at ply {ply}: {error}; "
+                           "a random agent plays its moves from here on", err=True)
+                fallbacks[seat] = RandomAgent(seed=derive_seed(state.seed, "fallback", seat))
+                move = None
+        if move is None:
+            move = fallbacks[seat].act(view)
+        text = state.game.format_move(state.array, move)
+        state.play(move)
         if show:
             click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
             click.echo(state.render(color))

@@ -16,7 +16,7 @@ import time
 
 from forumlab.arena.executors import report_progress
 from forumlab.arena.jobs import END_RULES, GameJob, GameOutcome
-from forumlab.arena.runner import fault_ranks
+from forumlab.core.ranks import fault_ranks
 
 
 def make_job(key: str, kind: str = "ok", *, hard_limit: float = 60.0, players: int = 2,

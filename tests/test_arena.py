@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
 from forumlab.arena.jobs import (END_CAP, END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT,
                                  FAULT_HANG, FAULT_ILLEGAL, FAULT_INIT, FAULT_KILL, FAULT_TIMEOUT)
-from forumlab.arena.runner import fault_ranks, run_job
+from forumlab.arena.runner import run_job
+from forumlab.core.ranks import fault_ranks
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament

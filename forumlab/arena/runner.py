@@ -29,7 +29,7 @@ from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
 from ..agents.registry import create_agent
 from ..core.game import Game, State
-from ..core.ranks import shared_ranks
+from ..core.ranks import fault_ranks, shared_ranks
 from ..core.registry import create_game
 from ..core.rng import derive_seed, make_rng
 from .jobs import (
@@ -125,19 +125,6 @@ class _CtrlC:
         if isinstance(exc, KeyboardInterrupt) and self.pressed:
             raise exc
         return isinstance(exc, (SystemExit, KeyboardInterrupt))
-
-
-def fault_ranks(scores: list[float], faulty: set[int]) -> list[int]:
-    """Shared ranks where every faulty seat ranks below every clean seat."""
-    clean = [s for i, s in enumerate(scores) if i not in faulty]
-    ranks = []
-    for i, s in enumerate(scores):
-        if i in faulty:
-            bad = [scores[j] for j in faulty]
-            ranks.append(len(clean) + 1 + sum(1 for x in bad if x > s))
-        else:
-            ranks.append(1 + sum(1 for x in clean if x > s))
-    return ranks
 
 
 def _one_line(exc: BaseException) -> str:

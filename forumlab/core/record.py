@@ -39,7 +39,7 @@ import numpy as np
 
 from .errors import ForumlabError, IllegalMoveError, RecordError
 from .game import State
-from .ranks import shared_ranks
+from .ranks import fault_ranks
 from .registry import create_game
 
 RECORD_FORMAT = "forumlab-record/1"
@@ -221,9 +221,10 @@ def result_disagreements(stored: dict[str, Any], state: State) -> list[str]:
     faults = stored.get("faults")
     faulty = {f.get("seat") for f in faults if isinstance(f, dict) and isinstance(f.get("seat"), int)} \
         if isinstance(faults, list) else set()
-    if faulty:  # the arena's fault policy: faulty seats rank below every clean seat
-        replayed["ranks"] = shared_ranks([(seat not in faulty, score)
-                                          for seat, score in enumerate(replayed["scores"])])
+    if faulty:  # the fault policy: faulty seats rank below every clean seat
+        replayed["ranks"] = fault_ranks(replayed["scores"], faulty)
+        if "winners" in replayed:
+            replayed["winners"] = [seat for seat, rank in enumerate(replayed["ranks"]) if rank == 1]
     out = [f"{key} {stored[key]!r} stored, {value!r} replayed"
            for key, value in replayed.items() if key in stored and stored[key] != value]
     termination = stored.get("termination")
