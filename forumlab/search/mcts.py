@@ -124,11 +124,11 @@ def _history_bonus(history, player, move, weight, visits, mean):
     return weight * (history[player, key, 1] / hv) / (visits * (1.0 - mean) + 1.0)
 
 
-@njit(cache=True)
-def _rollout_move(s, rng, policy, epsilon):
+@njit(cache=True, inline="always")
+def _rollout_move(tag, s, rng, policy, epsilon):
     if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
-        return random_move(s, rng)
-    return greedy_move(s, rng)
+        return random_move(tag, s, rng)
+    return greedy_move(tag, s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -162,26 +162,26 @@ def untried_index(perm, k, n):
     return (perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n
 
 
-@njit(cache=True)
-def _order_moves(s, buf, n, mover, out):
+@njit(cache=True, inline="always")
+def _order_moves(tag, s, buf, n, mover, out):
     """Write buf[:n] to out sorted by the mover's one-ply heuristic, best first."""
     values = np.empty(n, dtype=np.float64)
     child = s.copy()
     for i in range(n):
         child[:] = s
-        apply_move(child, buf[i])
-        values[i] = -heuristic(child, mover)
+        apply_move(tag, child, buf[i])
+        values[i] = -heuristic(tag, child, mover)
     order = np.argsort(values, kind="mergesort")
     for i in range(n):
         out[i] = buf[order[i]]
 
 
 @njit(cache=True)
-def _evaluate(s, reward_kind, hscale, out):
-    if is_terminal(s):
-        terminal_rewards(s, reward_kind, out)
+def _evaluate(tag, s, reward_kind, hscale, out):
+    if is_terminal(tag, s):
+        terminal_rewards(tag, s, reward_kind, out)
     else:
-        heuristic_rewards(s, hscale, out)
+        heuristic_rewards(tag, s, hscale, out)
 
 
 @njit(cache=True)
@@ -199,7 +199,7 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 
 
 @njit(cache=True)
-def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
+def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
                    imm_alpha, order_depth, widen):
     """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
@@ -210,8 +210,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
     capacity = nodes.shape[0]
     n_players = num_players(root)  # rewards holds n_players sums, then n_players minimax values
     s = root.copy()
-    buf = np.empty(max_moves(root), dtype=np.int64)
-    matched = np.zeros(max_moves(root), dtype=np.bool_)
+    buf = np.empty(max_moves(tag), dtype=np.int64)
+    matched = np.zeros(max_moves(tag), dtype=np.bool_)
     reward = np.zeros(n_players, dtype=np.float64)
     trace_player = np.empty(_MAX_TRACE, dtype=np.int64)
     trace_move = np.empty(_MAX_TRACE, dtype=np.int64)
@@ -221,21 +221,21 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
     for _ in range(n_iter):
         s[:] = root
         if ismcts:
-            determinize(s, observer, rng)
+            determinize(tag, s, observer, rng)
         node = 0
         depth = 0
         n_trace = 0
         expanded = False
         # ---- selection and expansion -------------------------------------------
-        while not is_terminal(s):
-            mover = current_player(s)
+        while not is_terminal(tag, s):
+            mover = current_player(tag, s)
             if not ismcts:
                 if nodes[node, F_NLEGAL] < 0:
-                    nodes[node, F_NLEGAL] = legal_moves(s, buf)
+                    nodes[node, F_NLEGAL] = legal_moves(tag, s, buf)
                     if depth < order_depth and meta[1] < order_pool.shape[0]:
                         # Near the root, expand children best-first by the one-ply
                         # heuristic so refutations are found within a few visits.
-                        _order_moves(s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
+                        _order_moves(tag, s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
                         nodes[node, F_PERM] = -1 - meta[1]
                         meta[1] += 1
                     else:
@@ -255,10 +255,10 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     if perm < 0:
                         move = order_pool[-1 - perm, k]
                     else:
-                        legal_moves(s, buf)
+                        legal_moves(tag, s, buf)
                         move = buf[untried_index(perm, k, n)]
                     node = _new_child(nodes, rewards, meta, node, move, mover)
-                    apply_move(s, move)
+                    apply_move(tag, s, move)
                     expanded = True
                     if use_history:
                         n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
@@ -277,7 +277,7 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                         best = ch
                     ch = nodes[ch, F_SIBLING]
             else:
-                n = legal_moves(s, buf)
+                n = legal_moves(tag, s, buf)
                 sorted_moves = np.sort(buf[:n])
                 matched[:n] = False
                 ch = nodes[node, F_CHILD]
@@ -302,7 +302,7 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                             pick -= 1
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     nodes[node, F_AVAIL] = 1
-                    apply_move(s, move)
+                    apply_move(tag, s, move)
                     expanded = True
                     if use_history:
                         n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
@@ -324,26 +324,27 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     break
             node = best
             depth += 1
-            apply_move(s, nodes[node, F_MOVE])
+            apply_move(tag, s, nodes[node, F_MOVE])
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, nodes[node, F_MOVE])
         if use_imm and expanded:
-            _evaluate(s, reward_kind, hscale, leaf_value)
+            _evaluate(tag, s, reward_kind, hscale, leaf_value)
             for p in range(n_players):
                 rewards[node, n_players + p] = leaf_value[p]
         # ---- rollout ------------------------------------------------------------
         plies = 0
-        while rollout != ROLLOUT_NONE and not is_terminal(s) and (cutoff <= 0 or plies < cutoff):
-            mover = current_player(s)
-            move = _rollout_move(s, rng, rollout, epsilon)
-            apply_move(s, move)
+        while (rollout != ROLLOUT_NONE and not is_terminal(tag, s)
+               and (cutoff <= 0 or plies < cutoff)):
+            mover = current_player(tag, s)
+            move = _rollout_move(tag, s, rng, rollout, epsilon)
+            apply_move(tag, s, move)
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
             plies += 1
         if use_imm and expanded and rollout == ROLLOUT_NONE:
             reward[:] = leaf_value  # the leaf was just scored: same position, same value
         else:
-            _evaluate(s, reward_kind, hscale, reward)
+            _evaluate(tag, s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------
         while node != -1:
             nodes[node, F_VISITS] += 1
