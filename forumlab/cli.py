@@ -89,6 +89,9 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
     seats = [create_agent(spec, seed=derive_seed(seed, "agent", i)) for i, spec in enumerate(specs)]
     state = g.new_state(seed)
+    from .arena.warmup import warm_up
+
+    warm_up(g.name, g.config, specs, seed)  # with a notice on stderr when it must compile
     color = sys.stdout.isatty()
     if show:
         click.echo(state.render(color))

@@ -29,21 +29,13 @@ def versions(game: str) -> dict:
 
 
 def warm_up(definition: TournamentDefinition) -> None:
-    """Let every agent of the pool make one move in the parent process.
+    """Compile the kernels of the pool's built-in agents before the workers start
+    (once, with a notice on stderr when the cache is cold; see arena.warmup), instead
+    of once per worker at the same time."""
+    from .warmup import warm_up as warm_up_kernels
 
-    This compiles (or loads from numba's disk cache) every kernel the tournament uses
-    once, before the workers start, instead of once per worker at the same time.
-    """
-    from ..agents.registry import create_agent
-    from ..core.registry import create_game
-
-    state = create_game(definition.game, definition.config).new_state(definition.seed)
-    for entry in definition.agents:
-        agent = create_agent(entry.spec, seed=0)
-        # Only built-in agents: a third-party one may hang or raise, which is the
-        # workers' business (fault policy), not the parent's.
-        if type(agent).__module__.startswith("forumlab."):
-            agent.act(state.copy())
+    warm_up_kernels(definition.game, definition.config, [e.spec for e in definition.agents],
+                    definition.seed)
 
 
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,

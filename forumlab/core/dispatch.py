@@ -29,7 +29,9 @@ import importlib
 from dataclasses import dataclass
 
 from numba import njit, types
-from numba.core.extending import NativeValue, models, overload, register_model, unbox
+from numba.core.extending import NativeValue, models, register_model, unbox
+from numba.core.imputils import lower_builtin
+from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
 PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
             "heuristic", "determinize")
@@ -84,69 +86,70 @@ def _kernel(tag, name):
 
 def _bind(stub):
     """Make the protocol function ``stub`` call the tagged game's kernel of the same
-    name when compiled; from Python it runs its own body."""
+    name when compiled; from Python it runs its own body.
 
-    @overload(stub, strict=False)
-    def _typed(tag, *args):
-        kernel = _kernel(tag, stub.__name__)
-        if kernel is None:
-            return None
-        return _FORWARD[len(args)](kernel)
+    The call is typed as the kernel's own call and lowered to a direct call of the
+    kernel's compiled code: no wrapper function per game and protocol function,
+    which numba would compile (and re-optimise with the kernel linked in) in every
+    process that compiles a search.
+    """
+    name = stub.__name__
 
-    return stub
+    class _Typer(AbstractTemplate):
+        key = stub
+
+        def generic(self, args, kws):
+            if kws or not args or not isinstance(args[0], GameTagType):
+                return None
+            kernel = types.Dispatcher(_kernel(args[0], name))
+            sig = kernel.get_call_type(self.context, args[1:], {})
+            return signature(sig.return_type, args[0], *sig.args)
+
+    infer_global(stub)(_Typer)
+
+    @lower_builtin(stub, GameTagType, types.VarArg(types.Any))
+    def _lower(context, builder, sig, args):
+        kernel = types.Dispatcher(_kernel(sig.args[0], name))
+        call = context.get_function(kernel, signature(sig.return_type, *sig.args[1:]))
+        return call(builder, args[1:])
 
 
-# numba cannot call a closure with *args, so one forwarder per arity.
-_FORWARD = {
-    1: lambda kernel: lambda tag, a: kernel(a),
-    2: lambda kernel: lambda tag, a, b: kernel(a, b),
-    3: lambda kernel: lambda tag, a, b, c: kernel(a, b, c),
-}
 
-
-@_bind
 def current_player(tag, s):
     """Seat to move."""
     return tag.module().current_player(s)
 
 
-@_bind
 def legal_moves(tag, s, out):
     """Write the legal move codes to out (room for max_moves(tag)); return their number."""
     return tag.module().legal_moves(s, out)
 
 
-@_bind
 def apply_move(tag, s, move):
     """Play a legal move in place."""
     return tag.module().apply_move(s, move)
 
 
-@_bind
 def random_move(tag, s, rng):
     """A uniformly random legal move."""
     return tag.module().random_move(s, rng)
 
 
-@_bind
 def is_terminal(tag, s):
     """True once the game is over."""
     return tag.module().is_terminal(s)
 
 
-@_bind
 def scores(tag, s, out):
     """Score per player into out."""
     return tag.module().scores(s, out)
 
 
-@_bind
 def heuristic(tag, s, player):
     """Evaluation of the position for player."""
     return tag.module().heuristic(s, player)
 
 
-@_bind
 def determinize(tag, s, observer, rng):
     """Resample in place what observer cannot see."""
     return tag.module().determinize(s, observer, rng)
@@ -157,12 +160,27 @@ def max_moves(tag):
     return tag.module().MAX_MOVES
 
 
-@overload(max_moves)
-def _typed_max_moves(tag):
-    if not isinstance(tag, GameTagType):
+for _stub in (current_player, legal_moves, apply_move, random_move, is_terminal, scores, heuristic,
+              determinize):
+    _bind(_stub)
+
+
+class _MaxMovesTyper(AbstractTemplate):
+    key = max_moves
+
+    def generic(self, args, kws):
+        if not kws and len(args) == 1 and isinstance(args[0], GameTagType):
+            return signature(types.int64, args[0])
         return None
-    bound = int(importlib.import_module(tag.kernels).MAX_MOVES)
-    return lambda tag: bound
+
+
+infer_global(max_moves)(_MaxMovesTyper)
+
+
+@lower_builtin(max_moves, GameTagType)
+def _lower_max_moves(context, builder, sig, args):
+    bound = int(importlib.import_module(sig.args[0].kernels).MAX_MOVES)
+    return context.get_constant(types.int64, bound)
 
 
 @njit(cache=True, inline="always")

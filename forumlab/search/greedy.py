@@ -4,6 +4,7 @@ from numba import njit
 
 from ..core.dispatch import apply_move, current_player, heuristic, legal_moves, max_moves
 from ..core.rng import rand_below
+from .arrays import copy_into
 
 
 @njit(cache=True)
@@ -20,7 +21,7 @@ def greedy_move(tag, s, rng):
     best_v = -1e300
     ties = 0
     for i in range(n):
-        child[:] = s
+        copy_into(child, s)
         apply_move(tag, child, buf[i])
         v = heuristic(tag, child, player)
         if v > best_v:

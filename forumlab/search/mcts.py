@@ -49,6 +49,7 @@ from ..core.dispatch import (
     random_move,
 )
 from ..core.rng import rand_below, rand_float
+from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
 from .rewards import heuristic_rewards, terminal_rewards
 
@@ -168,12 +169,22 @@ def _order_moves(tag, s, buf, n, mover, out):
     values = np.empty(n, dtype=np.float64)
     child = s.copy()
     for i in range(n):
-        child[:] = s
+        copy_into(child, s)
         apply_move(tag, child, buf[i])
         values[i] = -heuristic(tag, child, mover)
-    order = np.argsort(values, kind="mergesort")
+    order = stable_argsort(values)
     for i in range(n):
         out[i] = buf[order[i]]
+
+
+@njit(cache=True)
+def _sorted(buf, n):
+    """buf[:n] sorted ascending, as a new array."""
+    order = stable_argsort(buf[:n])
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = buf[order[i]]
+    return out
 
 
 @njit(cache=True)
@@ -219,7 +230,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
     use_imm = imm_alpha > 0.0
     leaf_value = np.zeros(n_players, dtype=np.float64)
     for _ in range(n_iter):
-        s[:] = root
+        copy_into(s, root)
         if ismcts:
             determinize(tag, s, observer, rng)
         node = 0
@@ -278,7 +289,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
                     ch = nodes[ch, F_SIBLING]
             else:
                 n = legal_moves(tag, s, buf)
-                sorted_moves = np.sort(buf[:n])
+                sorted_moves = _sorted(buf, n)
                 matched[:n] = False
                 ch = nodes[node, F_CHILD]
                 while ch != -1:
@@ -342,7 +353,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
             plies += 1
         if use_imm and expanded and rollout == ROLLOUT_NONE:
-            reward[:] = leaf_value  # the leaf was just scored: same position, same value
+            copy_into(reward, leaf_value)  # the leaf was just scored: same position, same value
         else:
             _evaluate(tag, s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------
@@ -412,14 +423,14 @@ def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, n
         head += 1
         parent = new_nodes[new, F_PARENT] if head > 1 else -1
         sibling = new_nodes[new, F_SIBLING] if head > 1 else -1
-        new_nodes[new, :] = nodes[old, :]
-        new_rewards[new, :] = rewards[old, :]
+        copy_into(new_nodes[new], nodes[old])
+        copy_into(new_rewards[new], rewards[old])
         new_nodes[new, F_PARENT] = parent
         new_nodes[new, F_SIBLING] = sibling
         new_nodes[new, F_CHILD] = -1
         if nodes[old, F_PERM] < 0:
             if new_meta[1] < new_pool.shape[0]:
-                new_pool[new_meta[1], :] = pool[-1 - nodes[old, F_PERM], :]
+                copy_into(new_pool[new_meta[1]], pool[-1 - nodes[old, F_PERM]])
                 new_nodes[new, F_PERM] = -1 - new_meta[1]
                 new_meta[1] += 1
             else:  # no room: forget the order, keep the expanded children as they are

@@ -120,6 +120,7 @@ from ..core.dispatch import (
     scores,
 )
 from ..core.rng import make_rng, rand_below
+from .arrays import copy_into
 from .hashing import salted, state_hash
 
 PARANOID = 0
@@ -267,7 +268,7 @@ def _order_keys(tag, s, child, mv, ky, n, ply, depth, order_depth, sign, root, t
         if m == tt_move:
             ky[i] = _TT_BONUS
         elif lookahead:
-            child[:] = s
+            copy_into(child, s)
             apply_move(tag, child, m)
             ky[i] = sign * leaf_value(tag, child, root, scratch)
         elif m == k0:
@@ -339,7 +340,7 @@ def _default_move(tag, s, child, mv, n, p, mode, history, scratch):
     if mode == DEFAULT_GREEDY:
         best = -_INF
         for i in range(n):
-            child[:] = s
+            copy_into(child, s)
             apply_move(tag, child, mv[i])
             v = leaf_value(tag, child, p, scratch)
             if v > best:
@@ -388,7 +389,7 @@ def _ab_enter(tag, sp, ply, depth, alpha, beta, searcher, states, moves, keys, v
         m = _default_move(tag, s, child, mv, n, p, stats[S_DEFAULT], history, scratch)
         if stats[S_DEFAULT] == DEFAULT_GREEDY:
             stats[S_EXTRA] += n
-        child[:] = s
+        copy_into(child, s)
         apply_move(tag, child, m)
         stats[S_NODES] += 1
         ply += 1
@@ -524,7 +525,7 @@ def _alphabeta_iteration(tag, depth, n_root, states, moves, keys, vals, tt, ttv,
                 f[F_I] = i + 1
                 f[F_MOVE] = m
                 child = states[ply + 1]
-                child[:] = states[ply]
+                copy_into(child, states[ply])
                 apply_move(tag, child, m)
                 stats[S_NODES] += 1
                 st, val = _ab_enter(tag, sp + 1, ply + 1, f[F_DEPTH] - 1, g[G_ALPHA], g[G_BETA],
@@ -649,7 +650,7 @@ def _maxn_iteration(tag, depth, n_root, states, moves, vals, tt, ttv, stats, fi)
             f[F_I] += 1
             f[F_MOVE] = m
             child = states[ply + 1]
-            child[:] = states[ply]
+            copy_into(child, states[ply])
             apply_move(tag, child, m)
             stats[S_NODES] += 1
             st = _maxn_enter(tag, ply + 1, f[F_DEPTH] - 1, states, moves, vals, tt, ttv, stats, fi)
@@ -680,7 +681,7 @@ def prepare_root(tag, array, rng, states, moves, history, killers):
     its legal moves shuffled with rng to moves[0], clear the ordering tables; return
     the number of root moves."""
     s = states[0]
-    s[:] = array
+    copy_into(s, array)
     determinize(tag, s, current_player(tag, s), rng)
     n = legal_moves(tag, s, moves[0])
     mv = moves[0]
