@@ -123,31 +123,42 @@ def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
             name.split("(")[0] for specs_ in families.values() for name in specs_))
         notify(f"compiling the {game_name} kernels{' of ' + names if names else ''} once "
                f"(cached in {_shown(cache_dir())}); later runs start at once")
-    compile_game_kernels(game, seed)
-    _touch(_marker(game, "game"))
     jobs = {f: families[f] for f in cold if f != "game"}
     processes = min(len(jobs), workers or default_workers())
     if processes <= 1:
+        compile_game_kernels(game, seed)
+        _touch(_marker(game, "game"))
         for family, family_specs in jobs.items():
             _first_moves(game_name, config, seed, family_specs)
             _touch(_marker(game, family))
     else:
-        for family in _in_parallel(game_name, config, seed, jobs, processes):
+        for family in _in_parallel(game, config, seed, jobs, processes):
             _touch(_marker(game, family))
     if notify is not None:
         notify(f"compiled in {time.perf_counter() - started:.1f} s")
 
 
-def _in_parallel(game_name: str, config: dict, seed: int, jobs: dict[str, list[str]],
+def _ready() -> None:
+    """Nothing: a child that ran this has imported forumlab and numba."""
+
+
+def _in_parallel(game, config: dict, seed: int, jobs: dict[str, list[str]],
                  processes: int) -> list[str]:
-    """Warm the families of ``jobs`` up in child processes; return those that finished."""
+    """Compile the game's kernels here, then warm the families of ``jobs`` up in
+    child processes; return the families that finished."""
     # 'spawn': a fresh interpreter, since the caller may have threads (forking such
     # a process can deadlock) and must not start the fork server the local pool
-    # preloads. Each child loads the game's kernels compiled above from the cache.
+    # preloads.
     context = multiprocessing.get_context("spawn")
     done = []
     with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
-        futures = {family: pool.submit(_first_moves, game_name, config, seed, specs)
+        # The children start now and import forumlab and numba while this process
+        # compiles the game's own kernels, which they then load from the cache.
+        for _ in range(processes):
+            pool.submit(_ready)
+        compile_game_kernels(game, seed)
+        _touch(_marker(game, "game"))
+        futures = {family: pool.submit(_first_moves, game.name, config, seed, specs)
                    for family, specs in jobs.items()}
         for family, future in futures.items():
             try:

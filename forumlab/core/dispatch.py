@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
+from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.core.extending import NativeValue, models, register_model, unbox
 from numba.core.imputils import lower_builtin
@@ -84,6 +85,16 @@ def _kernel(tag, name):
     return getattr(importlib.import_module(tag.kernels), name)
 
 
+def _mark_calls_inline(builder, callee: str) -> None:
+    """Ask LLVM to inline this function's calls of ``callee``: a game marks its
+    cheapest kernels ``inline="always"``, which numba honours only for calls it
+    sees in Python code, not for the calls lowered here."""
+    for block in builder.function.blocks:
+        for instr in block.instructions:
+            if isinstance(instr, llvm_ir.CallInstr) and getattr(instr.callee, "name", None) == callee:
+                instr.attributes.add("alwaysinline")
+
+
 def _bind(stub):
     """Make the protocol function ``stub`` call the tagged game's kernel of the same
     name when compiled; from Python it runs its own body.
@@ -109,9 +120,13 @@ def _bind(stub):
 
     @lower_builtin(stub, GameTagType, types.VarArg(types.Any))
     def _lower(context, builder, sig, args):
-        kernel = types.Dispatcher(_kernel(sig.args[0], name))
-        call = context.get_function(kernel, signature(sig.return_type, *sig.args[1:]))
-        return call(builder, args[1:])
+        kernel = _kernel(sig.args[0], name)
+        call = context.get_function(types.Dispatcher(kernel),
+                                    signature(sig.return_type, *sig.args[1:]))
+        result = call(builder, args[1:])
+        if kernel.targetoptions.get("inline") == "always":
+            _mark_calls_inline(builder, kernel.overloads[tuple(sig.args[1:])].fndesc.mangled_name)
+        return result
 
 
 
