@@ -5,7 +5,8 @@ first argument and reaches the game only through the protocol functions below,
 e.g. ``apply_move(tag, s, move)``. A tag is a :class:`GameTag`, whose numba type
 (:class:`GameTagType`) names the game's kernel module. Numba compiles a separate
 specialisation of each generic kernel per tag type and, inside it, binds every
-protocol call to that one game's kernel (``numba.extending.overload`` below), so:
+protocol call to that one game's kernel (a typing template and a lowering per
+protocol function, :func:`_bind`), so:
 
 - a process that plays one game compiles only that game's kernels, however many
   games are registered (a central ``if game_id == ...`` switch inlined every game
@@ -15,8 +16,9 @@ protocol call to that one game's kernel (``numba.extending.overload`` below), so
   kernels themselves as a tuple argument would also specialise, but numba cannot
   cache functions whose arguments are other jitted functions;
 - there is no branch at run time, and the game's kernel is compiled once (its own
-  dispatcher) and called, not re-inlined at every call site, which keeps compile
-  time down; LLVM still inlines the small ones.
+  dispatcher) and called directly, not re-inlined into every call site by numba,
+  which keeps compile time down; LLVM inlines the kernels a game marks
+  ``inline="always"``.
 
 Adding a game needs nothing here: its kernel module defines the protocol functions
 (see :class:`forumlab.core.game.Kernels`) and ``MAX_MOVES``, and its facade builds

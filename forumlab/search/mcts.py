@@ -1,4 +1,5 @@
-"""Generic Monte Carlo tree search, compiled once for every game.
+"""Generic Monte Carlo tree search, written once for every game (numba compiles and
+caches it per game: the game's tag is the first argument, see forumlab.core.dispatch).
 
 One implementation covers:
 - UCT with vector rewards: each node keeps the summed reward of every player, and
@@ -213,7 +214,8 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
                    imm_alpha, order_depth, widen):
-    """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
+    """Run n_iter MCTS iterations from ``root`` (a state of the game ``tag``) on the
+    tree; return iterations done.
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
     table is full, iterations still run (selection + rollout) but add no nodes.

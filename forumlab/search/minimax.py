@@ -3,8 +3,9 @@ best-reply search (BRS+), with iterative deepening, move ordering and a
 transposition table.
 
 Everything below the Python driver :func:`search` is ``@njit(cache=True)`` and
-touches game logic only through :mod:`forumlab.core.dispatch`, so one compiled copy
-serves every registered game and is cached on disk.
+touches game logic only through :mod:`forumlab.core.dispatch`, with the game's tag
+as the first argument, so one implementation serves every registered game and numba
+compiles and caches it per game.
 
 Conventions
 -----------
