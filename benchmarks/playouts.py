@@ -4,8 +4,9 @@ Usage: python -m benchmarks.playouts --game forum-romanum [--seconds 3] [--playe
 
 Prints one JSON object. Both engines run in the same process, one after the other,
 on one core, for each player count, so the speed ratio is measured side by side.
-The numba figure goes through the generic ``random_move`` / ``apply_move`` kernels
-(forumlab.core.dispatch), exactly the path agents' rollouts use.
+The numba figure goes through the generic ``random_move`` / ``apply_move`` protocol
+functions bound by the game's tag (forumlab.core.dispatch), exactly the path agents'
+rollouts use.
 """
 from __future__ import annotations
 
@@ -44,12 +45,13 @@ def bench_numba(game, seconds: float, seed: int) -> dict:
     """Games and plies per second of random play through the numba kernels."""
     start = game.new_state(seed).array
     rng = make_rng(seed)
-    random_playouts(start, 1, rng)  # compile or load from cache outside the timing
+    tag = game.kernels.tag
+    random_playouts(tag, start, 1, rng)  # compile or load from cache outside the timing
     games = plies = 0
     batch = 64
     t0 = time.perf_counter()
     while True:
-        plies += random_playouts(start, batch, rng)
+        plies += random_playouts(tag, start, batch, rng)
         games += batch
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds:

@@ -5,6 +5,10 @@ from forumlab.agents.registry import create_agent
 from forumlab.core.game import State
 from forumlab.core.registry import create_game
 
+# Forma's greedy agent scores every one of ~25,000 opening placements, so its
+# positions come from a cheaper self-play agent (a short MCTS over the heuristic).
+_SELF_PLAY = {"forum-romanum": "greedy", "forma": "mcts(iterations=30)"}
+
 
 def forum_romanum_positions(players: int = 3) -> dict[str, State]:
     """Opening, the placement-to-moving transition, and a late moving-phase position.
@@ -14,14 +18,34 @@ def forum_romanum_positions(players: int = 3) -> dict[str, State]:
     that game's end. Every run measures the same three positions.
     """
     game = create_game("forum-romanum", players=players)
-    agents = [create_agent("greedy", seed=100 + s) for s in range(players)]
+    full = _self_play(game, "greedy")
+    placements = int(full.array[3]) * game.colours  # pieces per colour x colours
+    late = max(placements + 1, len(full.history) - 6)
+    return _replay(game, full, {"opening": 0, "transition": placements, "late": late})
+
+
+def game_positions(name: str, players: int) -> dict[str, State]:
+    """Benchmark positions of any registered game: Forum Romanum's three above, else
+    the opening, the middle and six plies before the end of one self-play game."""
+    if name == "forum-romanum":
+        return forum_romanum_positions(players)
+    game = create_game(name, players=players)
+    full = _self_play(game, _SELF_PLAY.get(name, "greedy"))
+    plies = len(full.history)
+    return _replay(game, full, {"opening": 0, "middle": plies // 2, "late": max(0, plies - 6)})
+
+
+def _self_play(game, spec: str) -> State:
+    agents = [create_agent(spec, seed=100 + s) for s in range(game.players)]
     full = game.new_state(1)
     while not full.is_terminal:
         full.play(agents[full.current_player].act(full))
-    placements = int(full.array[3]) * game.colours  # pieces per colour x colours
-    late = max(placements + 1, len(full.history) - 6)
+    return full
+
+
+def _replay(game, full: State, plies: dict[str, int]) -> dict[str, State]:
     positions = {}
-    for label, ply in (("opening", 0), ("transition", placements), ("late", late)):
+    for label, ply in plies.items():
         state = game.new_state(1)
         for move in full.history[:ply]:
             state.play(move)

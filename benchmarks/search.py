@@ -1,6 +1,6 @@
-"""Search speed: MCTS iterations/s and minimax nodes/s on fixed Forum Romanum positions.
+"""Search speed: MCTS iterations/s and minimax nodes/s on fixed positions of a game.
 
-Usage: python -m benchmarks.search [--players 3] [--seconds 2]
+Usage: python -m benchmarks.search [--game forum-romanum] [--players N] [--seconds 2]
 
 Prints one JSON object. Each agent searches each position once untimed (numba
 compilation / cache load) and is then timed on fresh searches.
@@ -15,14 +15,23 @@ import click
 
 from forumlab.agents.registry import agent_names, create_agent
 
-from .positions import forum_romanum_positions
+from forumlab.core.errors import ForumlabError
+from forumlab.core.registry import create_game, get_game_class
+
+from .positions import game_positions
 
 MCTS_SPECS = (
     "mcts(iterations={n})",  # the tuned Forum Romanum defaults (heuristic at the leaf)
     "mcts(iterations={n}, rollout=random)",  # full random rollouts to the end
     "mcts(iterations={n}, rollout=random, cutoff=20)",
 )
-MINIMAX_SPECS = ("paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)")
+MINIMAX_SPECS = {
+    "forum-romanum": ("paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)"),
+    # Forma's openings have ~25,000 moves: a node cap keeps each search to a second
+    # or so (depth 1 always completes, the capped depth-2 iteration is abandoned).
+    "forma": ("paranoid(depth=2, nodes=30000)", "maxn(depth=2, nodes=30000)",
+              "brs(depth=2, nodes=30000)"),
+}
 
 
 def bench_mcts(spec_template: str, state, seconds: float) -> dict:
@@ -64,20 +73,28 @@ def bench_minimax(spec: str, state, seconds: float) -> dict:
 
 
 @click.command()
-@click.option("--players", type=int, default=3, show_default=True)
+@click.option("--game", default="forum-romanum", show_default=True)
+@click.option("--players", type=int, default=None, help="Players (default: the game's default).")
 @click.option("--seconds", type=float, default=2.0, show_default=True, help="Time per agent and position.")
-def main(players, seconds):
+def main(game, players, seconds):
     """Measure MCTS and minimax search speed on fixed positions."""
-    positions = forum_romanum_positions(players)
+    try:
+        get_game_class(game)  # an unknown game fails here, before any work
+    except ForumlabError as exc:
+        raise click.BadParameter(str(exc), param_hint="--game") from None
+    if players is None:
+        players = create_game(game).players
+    positions = game_positions(game, players)
     results = []
     names = set(agent_names())
+    minimax_specs = MINIMAX_SPECS.get(game, MINIMAX_SPECS["forma"])
     for label, state in positions.items():
         entry = {"position": label, "ply": len(state.history), "legal_moves": len(state.legal_moves()),
                  "mcts": [bench_mcts(s, state, seconds) for s in MCTS_SPECS]}
-        entry["minimax"] = [bench_minimax(s, state, seconds) for s in MINIMAX_SPECS
+        entry["minimax"] = [bench_minimax(s, state, seconds) for s in minimax_specs
                             if s.split("(")[0] in names]
         results.append(entry)
-    print(json.dumps({"benchmark": "search", "game": "forum-romanum", "players": players,
+    print(json.dumps({"benchmark": "search", "game": game, "players": players,
                       "machine": platform.machine(), "python": platform.python_version(),
                       "positions": results}, indent=1))
 

@@ -136,6 +136,9 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
                  for i, spec in enumerate(specs)]
     seats = [create_agent(info["spec"], seed=info["seed"]) for info in seat_info]
     state = g.new_state(seed)
+    from .arena.warmup import warm_up
+
+    warm_up(g.name, g.config, specs, seed)  # with a notice on stderr when it must compile
     faults: list[dict] = []
     try:
         _play_out(state, seats, specs, show, faults)

@@ -248,11 +248,12 @@ def test_rewards_match_hand_computation():
     from forumlab.engines.forum_romanum.layout import SCORE
     state.array[SCORE:SCORE + 3] = [10, 4, 10]
     out = np.zeros(3)
-    terminal_rewards(state.array, REWARD_WIN, out)
+    tag = game.kernels.tag
+    terminal_rewards(tag, state.array, REWARD_WIN, out)
     assert out.tolist() == [0.5, 0.0, 0.5]
-    terminal_rewards(state.array, REWARD_RANK, out)
+    terminal_rewards(tag, state.array, REWARD_RANK, out)
     assert out.tolist() == [1.0, 0.0, 1.0]
-    terminal_rewards(state.array, REWARD_SCORE, out)
+    terminal_rewards(tag, state.array, REWARD_SCORE, out)
     assert out.tolist() == [1.0, 0.0, 1.0]
 
 

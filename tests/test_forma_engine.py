@@ -600,7 +600,7 @@ def test_greedy_beats_random():
         seat = seed % 4
         while not K.is_terminal(array):
             if K.current_player(array) == seat:
-                move = greedy_move(array, rng)
+                move = greedy_move(Forma.kernels.tag, array, rng)
             else:
                 move = K.random_move(array, rng)
             K.apply_move(array, move)

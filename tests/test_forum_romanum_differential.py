@@ -8,14 +8,16 @@ deadlocked regions, the terminal and truncated flags, the seat to move and the p
 Half the games pick moves with a seeded Python RNG from the legal list; the other
 half are driven by the numba ``random_move`` kernel (the playout fast path), whose
 every draw must be a member of the legal set and must leave the state untouched.
-The generic dispatch kernels and ``random_playouts`` are checked against the direct
-kernels on identical RNG streams.
+The protocol functions of forumlab.core.dispatch, compiled in a numba kernel for the
+Forum Romanum tag, and ``random_playouts`` are checked against the direct kernels on
+identical RNG streams.
 """
 import random
 from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 
 from forumlab.core import dispatch
 from forumlab.core.game import State
@@ -154,38 +156,51 @@ def test_random_move_is_roughly_uniform(players, plies):
 
 
 # ---------------------------------------------------------------- generic kernels
+@njit
+def _dispatched_ply(tag, s, out, heuristics, final_scores, rng):
+    """One random ply through the tag-dispatched protocol, as generic kernels use it;
+    returns (terminal, mover, legal count, move) and fills heuristics and scores."""
+    terminal = dispatch.is_terminal(tag, s)
+    dispatch.scores(tag, s, final_scores)
+    if terminal:
+        return terminal, -1, 0, -1
+    mover = dispatch.current_player(tag, s)
+    n = dispatch.legal_moves(tag, s, out)
+    for p in range(dispatch.num_players(s)):
+        heuristics[p] = dispatch.heuristic(tag, s, p)
+    move = dispatch.random_move(tag, s, rng)
+    dispatch.apply_move(tag, s, move)
+    return terminal, mover, n, move
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_dispatch_kernels_match_direct_kernels(players):
     array_d = create_game("forum-romanum", players=players, max_rounds=30).initial_array(players)
     array_k = array_d.copy()
     rng_d, rng_k = make_rng(7), make_rng(7)
-    out_d = np.empty(dispatch.MAX_MOVES, dtype=np.int64)
+    out_d = np.empty(MAX_MOVES, dtype=np.int64)
     out_k = np.empty(MAX_MOVES, dtype=np.int64)
-    sd, sk = np.zeros(players), np.zeros(players)
-    while not K.is_terminal(array_k):
-        assert dispatch.is_terminal(array_d) == K.is_terminal(array_k)
-        assert dispatch.current_player(array_d) == K.current_player(array_k)
-        assert dispatch.num_players(array_d) == players
-        n = dispatch.legal_moves(array_d, out_d)
+    hd, sd, sk = np.zeros(players), np.zeros(players), np.zeros(players)
+    while True:
+        terminal, mover, n, move = _dispatched_ply(K.tag, array_d, out_d, hd, sd, rng_d)
+        assert terminal == K.is_terminal(array_k)
+        K.scores(array_k, sk)
+        assert sd.tolist() == sk.tolist()
+        if terminal:
+            break
+        assert mover == K.current_player(array_k)
         assert out_d[:n].tolist() == out_k[: K.legal_moves(array_k, out_k)].tolist()
-        for p in range(players):
-            assert dispatch.heuristic(array_d, p) == K.heuristic(array_k, p)
-        move = dispatch.random_move(array_d, rng_d)
+        assert hd.tolist() == [K.heuristic(array_k, p) for p in range(players)]
         assert move == K.random_move(array_k, rng_k)
-        dispatch.apply_move(array_d, move)
         K.apply_move(array_k, move)
         assert np.array_equal(array_d, array_k)
-    assert dispatch.is_terminal(array_d)
-    dispatch.scores(array_d, sd)
-    K.scores(array_k, sk)
-    assert sd.tolist() == sk.tolist()
 
 
 @pytest.mark.parametrize("players,max_rounds", [(2, 10), (3, 0), (6, 25)])
 def test_random_playouts_match_a_python_loop(players, max_rounds):
     start = create_game("forum-romanum", players=players, max_rounds=max_rounds).initial_array(0)
     n_games = 20
-    total = random_playouts(start, n_games, make_rng(99))
+    total = random_playouts(K.tag, start, n_games, make_rng(99))
     rng = make_rng(99)
     expected = 0
     for _ in range(n_games):

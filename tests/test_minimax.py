@@ -458,5 +458,5 @@ def test_state_hash_matches_reference_and_separates_positions():
 
 def test_search_result_reports_speed():
     st = random_position(3, 0, seed=19)
-    r = S.search(st.array, S.Workspace(S.PARANOID), make_rng(0), depth=2)
+    r = S.search(st.game.kernels.tag, st.array, S.Workspace(S.PARANOID), make_rng(0), depth=2)
     assert r.nodes > 0 and r.depth == 2 and r.nodes_per_second > 0

@@ -10,4 +10,4 @@ class GreedyAgent(Agent):
     description = "best move by the game's heuristic after one ply, random tie-break"
 
     def choose(self, state):
-        return greedy_move(state.array, self.rng)
+        return greedy_move(state.game.kernels.tag, state.array, self.rng)

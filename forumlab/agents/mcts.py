@@ -134,6 +134,7 @@ class MCTSAgent(Agent):
         imm = float(o["imm"])
         order_depth = o["order_depth"]
         root = state.array.copy()
+        tag = game.kernels.tag
         observer = state.current_player
         time_budget = float(o["time"])
         room = _INITIAL_TIME_CAPACITY if time_budget > 0 else o["iterations"]
@@ -142,7 +143,7 @@ class MCTSAgent(Agent):
         def run(n):
             nodes, rewards, meta, pool = self._tree
             return kernel.run_iterations(
-                root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
+                tag, root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
                 ismcts, observer, rollout, float(o["epsilon"]), cutoff, reward,
                 float(o["hscale"]), float(o["history"]), imm, order_depth,
                 float(o["widen"]),

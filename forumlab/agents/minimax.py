@@ -94,8 +94,8 @@ class MinimaxAgent(Agent):
         nodes, completed depth, time). Raises GameOverError in a finished game."""
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
-        result = S.search(state.array, self.workspace, self.rng, self.depth, self.nodes, self.time,
-                          self.cpu_time)
+        result = S.search(state.game.kernels.tag, state.array, self.workspace, self.rng, self.depth,
+                          self.nodes, self.time, self.cpu_time)
         self.last_result = result
         # the plain-dict summary every agent family offers (benchmarks, arena logs)
         self.last_search = {

@@ -29,22 +29,13 @@ def versions(game: str) -> dict:
 
 
 def warm_up(definition: TournamentDefinition) -> None:
-    """Let every agent of the pool make one move in the parent process.
+    """Compile the kernels of the pool's built-in agents before the workers start
+    (once, with a notice on stderr when the cache is cold; see arena.warmup), instead
+    of once per worker at the same time."""
+    from .warmup import warm_up as warm_up_kernels
 
-    This compiles (or loads from numba's disk cache) every kernel the tournament uses
-    once, before the workers start, instead of once per worker at the same time.
-    """
-    from ..agents.registry import agent_class, create_agent
-    from ..agents.spec import parse_spec
-    from ..core.registry import create_game
-
-    state = create_game(definition.game, definition.config).new_state(definition.seed)
-    for entry in definition.agents:
-        # Only built-in agents, not even constructed otherwise: a third-party one may
-        # hang, raise or end its process, which is the workers' business (fault
-        # policy), not the tournament process's.
-        if agent_class(parse_spec(entry.spec)[0]).__module__.startswith("forumlab."):
-            create_agent(entry.spec, seed=0).act(state.copy())
+    warm_up_kernels(definition.game, definition.config, [e.spec for e in definition.agents],
+                    definition.seed)
 
 
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,

@@ -1,122 +1,206 @@
-"""Generic kernel entry points that work on any game's state.
+"""The game protocol as seen by generic numba code: kernels chosen by a per-game tag.
 
-Slot 0 of every state array holds the game's id; these functions branch on it to
-the game's own kernel. Generic numba code (playouts, MCTS, alpha-beta) calls these
-and is therefore written and compiled once for all games, and caches on disk
-(numba cannot cache functions that take other jitted functions as arguments or
-closures). The branch is perfectly predicted inside any one search.
+Every generic kernel (playouts, greedy, MCTS, minimax) takes a *game tag* as its
+first argument and reaches the game only through the protocol functions below,
+e.g. ``apply_move(tag, s, move)``. A tag is a :class:`GameTag`, whose numba type
+(:class:`GameTagType`) names the game's kernel module. Numba compiles a separate
+specialisation of each generic kernel per tag type and, inside it, binds every
+protocol call to that one game's kernel (a typing template and a lowering per
+protocol function, :func:`_bind`), so:
 
-Adding a game: give it an id, then add one branch per function below.
+- a process that plays one game compiles only that game's kernels, however many
+  games are registered (a central ``if game_id == ...`` switch inlined every game
+  into every search, so each new game made everyone's first run slower);
+- each specialisation is cached on disk like any other signature (the tag type
+  pickles by its module name), so a second process compiles nothing. Passing the
+  kernels themselves as a tuple argument would also specialise, but numba cannot
+  cache functions whose arguments are other jitted functions;
+- there is no branch at run time, and the game's kernel is compiled once (its own
+  dispatcher) and called directly, not re-inlined into every call site by numba,
+  which keeps compile time down; LLVM inlines the kernels a game marks
+  ``inline="always"``.
+
+Adding a game needs nothing here: its kernel module defines the protocol functions
+(see :class:`forumlab.core.game.Kernels`) and ``MAX_MOVES``, and its facade builds
+its tag with ``Kernels.from_module``. The protocol functions are also callable from
+plain Python (they forward to the tag's module), which tests use as a cross-check.
 """
-from numba import njit
+from __future__ import annotations
 
-from ..engines.forma import kernels as forma
-from ..engines.forma.layout import FORMA_ID
-from ..engines.forma.layout import MAX_MOVES as FORMA_MAX_MOVES
-from ..engines.forum_romanum import kernels as forum_romanum
-from ..engines.forum_romanum.layout import FORUM_ROMANUM_ID
-from ..engines.forum_romanum.layout import MAX_MOVES as FORUM_ROMANUM_MAX_MOVES
+import importlib
+from dataclasses import dataclass
 
-MAX_MOVES = max(FORUM_ROMANUM_MAX_MOVES, FORMA_MAX_MOVES)  # the largest move list of any registered game
+from llvmlite import ir as llvm_ir
+from numba import njit, types
+from numba.core.extending import NativeValue, models, register_model, unbox
+from numba.core.imputils import lower_builtin
+from numba.core.typing.templates import AbstractTemplate, infer_global, signature
+
+PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
+            "heuristic", "determinize")
 
 
-@njit(cache=True, inline="always")
-def current_player(s):
+@dataclass(frozen=True)
+class GameTag:
+    """Selects one game's kernels in generic numba code.
+
+    ``kernels`` is the import path of the game's kernel module, e.g.
+    ``"forumlab.engines.forma.kernels"``; it is all the tag holds, so tags pickle
+    and compare by value and equal tags share compiled code.
+    """
+
+    kernels: str
+
+    @property
+    def _numba_type_(self) -> "GameTagType":
+        # numba's typeof() reads this attribute for objects it does not know.
+        return GameTagType(self.kernels)
+
+    def module(self):
+        """The game's kernel module."""
+        return importlib.import_module(self.kernels)
+
+
+class GameTagType(types.Dummy):
+    """Numba type of a :class:`GameTag`: one type per game, so numba specialises
+    and caches every generic kernel per game. Carries no run-time data."""
+
+    def __init__(self, kernels: str):
+        self.kernels = kernels
+        super().__init__(name=f"GameTag({kernels})")
+
+
+register_model(GameTagType)(models.OpaqueModel)  # a placeholder pointer, never read
+
+
+@unbox(GameTagType)
+def _unbox_tag(typ, obj, c):
+    # Nothing to read: everything the tag says is in its type.
+    return NativeValue(c.context.get_dummy_value())
+
+
+def _kernel(tag, name):
+    """The kernel ``name`` of the game that numba type ``tag`` selects (None if
+    ``tag`` is not a game tag, so numba reports a typing error)."""
+    if not isinstance(tag, GameTagType):
+        return None
+    return getattr(importlib.import_module(tag.kernels), name)
+
+
+def _mark_calls_inline(builder, callee: str) -> None:
+    """Ask LLVM to inline this function's calls of ``callee``: a game marks its
+    cheapest kernels ``inline="always"``, which numba honours only for calls it
+    sees in Python code, not for the calls lowered here."""
+    for block in builder.function.blocks:
+        for instr in block.instructions:
+            if isinstance(instr, llvm_ir.CallInstr) and getattr(instr.callee, "name", None) == callee:
+                instr.attributes.add("alwaysinline")
+
+
+def _bind(stub):
+    """Make the protocol function ``stub`` call the tagged game's kernel of the same
+    name when compiled; from Python it runs its own body.
+
+    The call is typed as the kernel's own call and lowered to a direct call of the
+    kernel's compiled code: no wrapper function per game and protocol function,
+    which numba would compile (and re-optimise with the kernel linked in) in every
+    process that compiles a search.
+    """
+    name = stub.__name__
+
+    class _Typer(AbstractTemplate):
+        key = stub
+
+        def generic(self, args, kws):
+            if kws or not args or not isinstance(args[0], GameTagType):
+                return None
+            kernel = types.Dispatcher(_kernel(args[0], name))
+            sig = kernel.get_call_type(self.context, args[1:], {})
+            return signature(sig.return_type, args[0], *sig.args)
+
+    infer_global(stub)(_Typer)
+
+    @lower_builtin(stub, GameTagType, types.VarArg(types.Any))
+    def _lower(context, builder, sig, args):
+        kernel = _kernel(sig.args[0], name)
+        call = context.get_function(types.Dispatcher(kernel),
+                                    signature(sig.return_type, *sig.args[1:]))
+        result = call(builder, args[1:])
+        if kernel.targetoptions.get("inline") == "always":
+            _mark_calls_inline(builder, kernel.overloads[tuple(sig.args[1:])].fndesc.mangled_name)
+        return result
+
+
+
+def current_player(tag, s):
     """Seat to move."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return forum_romanum.current_player(s)
-    if s[0] == FORMA_ID:
-        return forma.current_player(s)
-    raise ValueError("unknown game id")
+    return tag.module().current_player(s)
 
 
-@njit(cache=True, inline="always")
-def legal_moves(s, out):
-    """Write the legal move codes to out; return their number."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return forum_romanum.legal_moves(s, out)
-    if s[0] == FORMA_ID:
-        return forma.legal_moves(s, out)
-    raise ValueError("unknown game id")
+def legal_moves(tag, s, out):
+    """Write the legal move codes to out (room for max_moves(tag)); return their number."""
+    return tag.module().legal_moves(s, out)
 
 
-@njit(cache=True, inline="always")
-def apply_move(s, move):
+def apply_move(tag, s, move):
     """Play a legal move in place."""
-    if s[0] == FORUM_ROMANUM_ID:
-        forum_romanum.apply_move(s, move)
-        return
-    if s[0] == FORMA_ID:
-        forma.apply_move(s, move)
-        return
-    raise ValueError("unknown game id")
+    return tag.module().apply_move(s, move)
 
 
-@njit(cache=True, inline="always")
-def random_move(s, rng):
+def random_move(tag, s, rng):
     """A uniformly random legal move."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return forum_romanum.random_move(s, rng)
-    if s[0] == FORMA_ID:
-        return forma.random_move(s, rng)
-    raise ValueError("unknown game id")
+    return tag.module().random_move(s, rng)
 
 
-@njit(cache=True, inline="always")
-def is_terminal(s):
+def is_terminal(tag, s):
     """True once the game is over."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return forum_romanum.is_terminal(s)
-    if s[0] == FORMA_ID:
-        return forma.is_terminal(s)
-    raise ValueError("unknown game id")
+    return tag.module().is_terminal(s)
 
 
-@njit(cache=True, inline="always")
-def scores(s, out):
+def scores(tag, s, out):
     """Score per player into out."""
-    if s[0] == FORUM_ROMANUM_ID:
-        forum_romanum.scores(s, out)
-        return
-    if s[0] == FORMA_ID:
-        forma.scores(s, out)
-        return
-    raise ValueError("unknown game id")
+    return tag.module().scores(s, out)
 
 
-@njit(cache=True, inline="always")
-def heuristic(s, player):
+def heuristic(tag, s, player):
     """Evaluation of the position for player."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return forum_romanum.heuristic(s, player)
-    if s[0] == FORMA_ID:
-        return forma.heuristic(s, player)
-    raise ValueError("unknown game id")
+    return tag.module().heuristic(s, player)
 
 
-@njit(cache=True, inline="always")
-def determinize(s, observer, rng):
-    """Resample what observer cannot see."""
-    if s[0] == FORUM_ROMANUM_ID:
-        forum_romanum.determinize(s, observer, rng)
-        return
-    if s[0] == FORMA_ID:
-        forma.determinize(s, observer, rng)
-        return
-    raise ValueError("unknown game id")
+def determinize(tag, s, observer, rng):
+    """Resample in place what observer cannot see."""
+    return tag.module().determinize(s, observer, rng)
 
 
-@njit(cache=True, inline="always")
-def max_moves(s):
-    """The game's own bound on the length of a move list (MAX_MOVES is the largest)."""
-    if s[0] == FORUM_ROMANUM_ID:
-        return FORUM_ROMANUM_MAX_MOVES
-    if s[0] == FORMA_ID:
-        return FORMA_MAX_MOVES
-    raise ValueError("unknown game id")
+def max_moves(tag):
+    """The game's bound on the length of a legal-move list."""
+    return tag.module().MAX_MOVES
+
+
+for _stub in (current_player, legal_moves, apply_move, random_move, is_terminal, scores, heuristic,
+              determinize):
+    _bind(_stub)
+
+
+class _MaxMovesTyper(AbstractTemplate):
+    key = max_moves
+
+    def generic(self, args, kws):
+        if not kws and len(args) == 1 and isinstance(args[0], GameTagType):
+            return signature(types.int64, args[0])
+        return None
+
+
+infer_global(max_moves)(_MaxMovesTyper)
+
+
+@lower_builtin(max_moves, GameTagType)
+def _lower_max_moves(context, builder, sig, args):
+    bound = int(importlib.import_module(sig.args[0].kernels).MAX_MOVES)
+    return context.get_constant(types.int64, bound)
 
 
 @njit(cache=True, inline="always")
 def num_players(s):
-    """Number of players (slot 1 in every game)."""
+    """Number of players (slot 1 in every game's state)."""
     return s[1]

@@ -17,6 +17,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from .dispatch import PROTOCOL, GameTag
 from .errors import ConfigError, GameOverError, IllegalMoveError
 from .ranks import shared_ranks, winners
 
@@ -40,6 +41,11 @@ class Kernels:
     - ``determinize(state, observer, rng)``: resample in place everything
       ``observer`` cannot see, consistently with what they saw (identity for
       perfect-information games).
+
+    The kernel module also defines ``MAX_MOVES`` (= ``max_moves``). ``tag`` selects
+    these kernels in the generic numba code (:mod:`forumlab.core.dispatch`): pass it
+    as the first argument of every generic kernel, e.g. ``greedy_move(tag, array,
+    rng)``.
     """
 
     current_player: Callable
@@ -51,12 +57,16 @@ class Kernels:
     heuristic: Callable
     determinize: Callable
     max_moves: int
+    tag: GameTag
 
     @classmethod
     def from_module(cls, module, max_moves: int) -> "Kernels":
-        """The kernels a game's kernel module defines under the protocol's names."""
-        names = [f for f in cls.__dataclass_fields__ if f != "max_moves"]
-        return cls(max_moves=max_moves, **{name: getattr(module, name) for name in names})
+        """The kernels a game's kernel module defines under the protocol's names,
+        with the tag that binds them in generic numba code."""
+        if getattr(module, "MAX_MOVES", None) != max_moves:
+            raise ValueError(f"{module.__name__} must define MAX_MOVES = {max_moves}")
+        return cls(max_moves=max_moves, tag=GameTag(module.__name__),
+                   **{name: getattr(module, name) for name in PROTOCOL})
 
 
 class Game(ABC):

@@ -4,25 +4,26 @@ from numba import njit
 
 from ..core.dispatch import apply_move, current_player, heuristic, legal_moves, max_moves
 from ..core.rng import rand_below
+from .arrays import copy_into
 
 
 @njit(cache=True)
-def greedy_move(s, rng):
-    """The legal move whose successor has the best heuristic for the mover.
+def greedy_move(tag, s, rng):
+    """The legal move of the tagged game whose successor has the best heuristic for the mover.
 
     Ties are broken uniformly at random (reservoir sampling over the tied moves).
     """
-    player = current_player(s)
-    buf = np.empty(max_moves(s), dtype=np.int64)
-    n = legal_moves(s, buf)
+    player = current_player(tag, s)
+    buf = np.empty(max_moves(tag), dtype=np.int64)
+    n = legal_moves(tag, s, buf)
     child = s.copy()
     best = buf[0]
     best_v = -1e300
     ties = 0
     for i in range(n):
-        child[:] = s
-        apply_move(child, buf[i])
-        v = heuristic(child, player)
+        copy_into(child, s)
+        apply_move(tag, child, buf[i])
+        v = heuristic(tag, child, player)
         if v > best_v:
             best_v = v
             best = buf[i]

@@ -1,4 +1,5 @@
-"""Generic Monte Carlo tree search, compiled once for every game.
+"""Generic Monte Carlo tree search, written once for every game (numba compiles and
+caches it per game: the game's tag is the first argument, see forumlab.core.dispatch).
 
 One implementation covers:
 - UCT with vector rewards: each node keeps the summed reward of every player, and
@@ -49,6 +50,7 @@ from ..core.dispatch import (
     random_move,
 )
 from ..core.rng import rand_below, rand_float
+from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
 from .rewards import heuristic_rewards, terminal_rewards
 
@@ -124,11 +126,11 @@ def _history_bonus(history, player, move, weight, visits, mean):
     return weight * (history[player, key, 1] / hv) / (visits * (1.0 - mean) + 1.0)
 
 
-@njit(cache=True)
-def _rollout_move(s, rng, policy, epsilon):
+@njit(cache=True, inline="always")
+def _rollout_move(tag, s, rng, policy, epsilon):
     if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
-        return random_move(s, rng)
-    return greedy_move(s, rng)
+        return random_move(tag, s, rng)
+    return greedy_move(tag, s, rng)
 
 
 @njit(cache=True, inline="always")
@@ -162,26 +164,36 @@ def untried_index(perm, k, n):
     return (perm // 16 + k * _STRIDE_PRIMES[perm % 16]) % n
 
 
-@njit(cache=True)
-def _order_moves(s, buf, n, mover, out):
+@njit(cache=True, inline="always")
+def _order_moves(tag, s, buf, n, mover, out):
     """Write buf[:n] to out sorted by the mover's one-ply heuristic, best first."""
     values = np.empty(n, dtype=np.float64)
     child = s.copy()
     for i in range(n):
-        child[:] = s
-        apply_move(child, buf[i])
-        values[i] = -heuristic(child, mover)
-    order = np.argsort(values, kind="mergesort")
+        copy_into(child, s)
+        apply_move(tag, child, buf[i])
+        values[i] = -heuristic(tag, child, mover)
+    order = stable_argsort(values)
     for i in range(n):
         out[i] = buf[order[i]]
 
 
 @njit(cache=True)
-def _evaluate(s, reward_kind, hscale, out):
-    if is_terminal(s):
-        terminal_rewards(s, reward_kind, out)
+def _sorted(buf, n):
+    """buf[:n] sorted ascending, as a new array."""
+    order = stable_argsort(buf[:n])
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = buf[order[i]]
+    return out
+
+
+@njit(cache=True)
+def _evaluate(tag, s, reward_kind, hscale, out):
+    if is_terminal(tag, s):
+        terminal_rewards(tag, s, reward_kind, out)
     else:
-        heuristic_rewards(s, hscale, out)
+        heuristic_rewards(tag, s, hscale, out)
 
 
 @njit(cache=True)
@@ -199,10 +211,11 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 
 
 @njit(cache=True)
-def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
+def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
                    imm_alpha, order_depth, widen):
-    """Run n_iter MCTS iterations from ``root`` on the tree; return iterations done.
+    """Run n_iter MCTS iterations from ``root`` (a state of the game ``tag``) on the
+    tree; return iterations done.
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
     table is full, iterations still run (selection + rollout) but add no nodes.
@@ -210,8 +223,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
     capacity = nodes.shape[0]
     n_players = num_players(root)  # rewards holds n_players sums, then n_players minimax values
     s = root.copy()
-    buf = np.empty(max_moves(root), dtype=np.int64)
-    matched = np.zeros(max_moves(root), dtype=np.bool_)
+    buf = np.empty(max_moves(tag), dtype=np.int64)
+    matched = np.zeros(max_moves(tag), dtype=np.bool_)
     reward = np.zeros(n_players, dtype=np.float64)
     trace_player = np.empty(_MAX_TRACE, dtype=np.int64)
     trace_move = np.empty(_MAX_TRACE, dtype=np.int64)
@@ -219,23 +232,23 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
     use_imm = imm_alpha > 0.0
     leaf_value = np.zeros(n_players, dtype=np.float64)
     for _ in range(n_iter):
-        s[:] = root
+        copy_into(s, root)
         if ismcts:
-            determinize(s, observer, rng)
+            determinize(tag, s, observer, rng)
         node = 0
         depth = 0
         n_trace = 0
         expanded = False
         # ---- selection and expansion -------------------------------------------
-        while not is_terminal(s):
-            mover = current_player(s)
+        while not is_terminal(tag, s):
+            mover = current_player(tag, s)
             if not ismcts:
                 if nodes[node, F_NLEGAL] < 0:
-                    nodes[node, F_NLEGAL] = legal_moves(s, buf)
+                    nodes[node, F_NLEGAL] = legal_moves(tag, s, buf)
                     if depth < order_depth and meta[1] < order_pool.shape[0]:
                         # Near the root, expand children best-first by the one-ply
                         # heuristic so refutations are found within a few visits.
-                        _order_moves(s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
+                        _order_moves(tag, s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
                         nodes[node, F_PERM] = -1 - meta[1]
                         meta[1] += 1
                     else:
@@ -255,10 +268,10 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     if perm < 0:
                         move = order_pool[-1 - perm, k]
                     else:
-                        legal_moves(s, buf)
+                        legal_moves(tag, s, buf)
                         move = buf[untried_index(perm, k, n)]
                     node = _new_child(nodes, rewards, meta, node, move, mover)
-                    apply_move(s, move)
+                    apply_move(tag, s, move)
                     expanded = True
                     if use_history:
                         n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
@@ -277,8 +290,8 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                         best = ch
                     ch = nodes[ch, F_SIBLING]
             else:
-                n = legal_moves(s, buf)
-                sorted_moves = np.sort(buf[:n])
+                n = legal_moves(tag, s, buf)
+                sorted_moves = _sorted(buf, n)
                 matched[:n] = False
                 ch = nodes[node, F_CHILD]
                 while ch != -1:
@@ -302,7 +315,7 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                             pick -= 1
                     node = _new_child(nodes, rewards, meta, node, move, mover)
                     nodes[node, F_AVAIL] = 1
-                    apply_move(s, move)
+                    apply_move(tag, s, move)
                     expanded = True
                     if use_history:
                         n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
@@ -324,26 +337,27 @@ def run_iterations(root, n_iter, nodes, rewards, meta, order_pool, history, rng,
                     break
             node = best
             depth += 1
-            apply_move(s, nodes[node, F_MOVE])
+            apply_move(tag, s, nodes[node, F_MOVE])
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, nodes[node, F_MOVE])
         if use_imm and expanded:
-            _evaluate(s, reward_kind, hscale, leaf_value)
+            _evaluate(tag, s, reward_kind, hscale, leaf_value)
             for p in range(n_players):
                 rewards[node, n_players + p] = leaf_value[p]
         # ---- rollout ------------------------------------------------------------
         plies = 0
-        while rollout != ROLLOUT_NONE and not is_terminal(s) and (cutoff <= 0 or plies < cutoff):
-            mover = current_player(s)
-            move = _rollout_move(s, rng, rollout, epsilon)
-            apply_move(s, move)
+        while (rollout != ROLLOUT_NONE and not is_terminal(tag, s)
+               and (cutoff <= 0 or plies < cutoff)):
+            mover = current_player(tag, s)
+            move = _rollout_move(tag, s, rng, rollout, epsilon)
+            apply_move(tag, s, move)
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
             plies += 1
         if use_imm and expanded and rollout == ROLLOUT_NONE:
-            reward[:] = leaf_value  # the leaf was just scored: same position, same value
+            copy_into(reward, leaf_value)  # the leaf was just scored: same position, same value
         else:
-            _evaluate(s, reward_kind, hscale, reward)
+            _evaluate(tag, s, reward_kind, hscale, reward)
         # ---- backpropagation ----------------------------------------------------
         while node != -1:
             nodes[node, F_VISITS] += 1
@@ -411,14 +425,14 @@ def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, n
         head += 1
         parent = new_nodes[new, F_PARENT] if head > 1 else -1
         sibling = new_nodes[new, F_SIBLING] if head > 1 else -1
-        new_nodes[new, :] = nodes[old, :]
-        new_rewards[new, :] = rewards[old, :]
+        copy_into(new_nodes[new], nodes[old])
+        copy_into(new_rewards[new], rewards[old])
         new_nodes[new, F_PARENT] = parent
         new_nodes[new, F_SIBLING] = sibling
         new_nodes[new, F_CHILD] = -1
         if nodes[old, F_PERM] < 0:
             if new_meta[1] < new_pool.shape[0]:
-                new_pool[new_meta[1], :] = pool[-1 - nodes[old, F_PERM], :]
+                copy_into(new_pool[new_meta[1]], pool[-1 - nodes[old, F_PERM]])
                 new_nodes[new, F_PERM] = -1 - new_meta[1]
                 new_meta[1] += 1
             else:  # no room: forget the order, keep the expanded children as they are

@@ -3,8 +3,9 @@ best-reply search (BRS+), with iterative deepening, move ordering and a
 transposition table.
 
 Everything below the Python driver :func:`search` is ``@njit(cache=True)`` and
-touches game logic only through :mod:`forumlab.core.dispatch`, so one compiled copy
-serves every registered game and is cached on disk.
+touches game logic only through :mod:`forumlab.core.dispatch`, with the game's tag
+as the first argument, so one implementation serves every registered game and numba
+compiles and caches it per game.
 
 Conventions
 -----------
@@ -126,6 +127,7 @@ from ..core.dispatch import (
     scores,
 )
 from ..core.rng import make_rng, rand_below
+from .arrays import copy_into
 from .hashing import salted, state_hash
 
 PARANOID = 0
@@ -209,25 +211,25 @@ def _margin(buf, p, n):
 
 
 @njit(cache=True)
-def leaf_value(s, player, scratch):
+def leaf_value(tag, s, player, scratch):
     """Value of s for player: exact score margin if terminal, else the heuristic."""
-    if is_terminal(s):
-        scores(s, scratch)
+    if is_terminal(tag, s):
+        scores(tag, s, scratch)
         return quantize(_margin(scratch, player, num_players(s)))
-    return quantize(heuristic(s, player))
+    return quantize(heuristic(tag, s, player))
 
 
 @njit(cache=True)
-def leaf_vector(s, out, scratch):
+def leaf_vector(tag, s, out, scratch):
     """Per-player values of s into out[:n] (exact margins if terminal)."""
     n = num_players(s)
-    if is_terminal(s):
-        scores(s, scratch)
+    if is_terminal(tag, s):
+        scores(tag, s, scratch)
         for p in range(n):
             out[p] = quantize(_margin(scratch, p, n))
     else:
         for p in range(n):
-            out[p] = quantize(heuristic(s, p))
+            out[p] = quantize(heuristic(tag, s, p))
 
 
 # ---- small helpers ---------------------------------------------------------------------
@@ -286,7 +288,7 @@ def _pick(mv, ky, i, n):
 
 
 @njit(cache=True)
-def _order_keys(s, child, mv, ky, n, ply, depth, order_depth, sign, root, tt_move, killers,
+def _order_keys(tag, s, child, mv, ky, n, ply, depth, order_depth, sign, root, tt_move, killers,
                 history, scratch):
     """Ordering keys (high first): TT move, then one-ply look-ahead value (sign * the
     root player's value) at nodes far from the leaves, else killers and history.
@@ -299,9 +301,9 @@ def _order_keys(s, child, mv, ky, n, ply, depth, order_depth, sign, root, tt_mov
         if m == tt_move:
             ky[i] = _TT_BONUS
         elif lookahead:
-            child[:] = s
-            apply_move(child, m)
-            ky[i] = sign * leaf_value(child, root, scratch)
+            copy_into(child, s)
+            apply_move(tag, child, m)
+            ky[i] = sign * leaf_value(tag, child, root, scratch)
         elif m == k0:
             ky[i] = _KILLER0
         elif m == k1:
@@ -383,15 +385,15 @@ def _leave_subtree(f, stats):
 
 # ---- paranoid and BRS+ (one alpha-beta engine) -----------------------------------------
 @njit(cache=True)
-def _default_move(s, child, mv, n, p, mode, history, scratch):
+def _default_move(tag, s, child, mv, n, p, mode, history, scratch):
     """The fixed move of a non-searching BRS opponent p (first of equals)."""
     best_i = 0
     if mode == DEFAULT_GREEDY:
         best = -_INF
         for i in range(n):
-            child[:] = s
-            apply_move(child, mv[i])
-            v = leaf_value(child, p, scratch)
+            copy_into(child, s)
+            apply_move(tag, child, mv[i])
+            v = leaf_value(tag, child, p, scratch)
             if v > best:
                 best = v
                 best_i = i
@@ -406,7 +408,7 @@ def _default_move(s, child, mv, n, p, mode, history, scratch):
 
 
 @njit(cache=True)
-def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, tt, ttv,
+def _ab_enter(tag, sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, tt, ttv,
               killers, history, stats, fi, ff):
     """Enter the node states[ply] with window (alpha, beta).
 
@@ -421,12 +423,12 @@ def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, 
         if _over_budget(stats):
             return ST_ABORT, 0.0
         s = states[ply]
-        if is_terminal(s):
-            return ST_VALUE, leaf_value(s, root, scratch)
+        if is_terminal(tag, s):
+            return ST_VALUE, leaf_value(tag, s, root, scratch)
         if depth <= 0 or ply >= MAX_STACK - 1:
             stats[S_CUT] = 1
-            return ST_VALUE, quantize(heuristic(s, root))
-        p = current_player(s)
+            return ST_VALUE, quantize(heuristic(tag, s, root))
+        p = current_player(tag, s)
         if p == root:
             searcher = -1
             break
@@ -434,12 +436,12 @@ def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, 
             break
         mv = moves[ply]
         child = states[ply + 1]
-        n = legal_moves(s, mv)
-        m = _default_move(s, child, mv, n, p, stats[S_DEFAULT], history, scratch)
+        n = legal_moves(tag, s, mv)
+        m = _default_move(tag, s, child, mv, n, p, stats[S_DEFAULT], history, scratch)
         if stats[S_DEFAULT] == DEFAULT_GREEDY:
             stats[S_EXTRA] += n
-        child[:] = s
-        apply_move(child, m)
+        copy_into(child, s)
+        apply_move(tag, child, m)
         stats[S_NODES] += 1
         ply += 1
 
@@ -501,16 +503,16 @@ def _ab_enter(sp, ply, depth, alpha, beta, searcher, states, moves, keys, vals, 
     else:
         f[F_TYPE] = NODE_SEARCH
         mv = moves[ply]
-        n = legal_moves(s, mv)
+        n = legal_moves(tag, s, mv)
         f[F_N] = n
-        stats[S_EXTRA] += _order_keys(s, states[ply + 1], mv, keys[ply], n, ply, depth,
+        stats[S_EXTRA] += _order_keys(tag, s, states[ply + 1], mv, keys[ply], n, ply, depth,
                                       stats[S_ORDER], 1.0 if maximizing else -1.0, root,
                                       tt_move, killers, history, scratch)
     return ST_FRAME, 0.0
 
 
-@njit(cache=True)
-def _alphabeta_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, killers, history,
+@njit(cache=True, inline="always")
+def _alphabeta_iteration(tag, depth, n_root, states, moves, keys, vals, tt, ttv, killers, history,
                          stats, fi, ff):
     """One paranoid / BRS+ iteration over the root moves moves[0, :n_root] in order;
     returns the root value and leaves the best move in fi[0, F_BEST_MOVE]."""
@@ -579,10 +581,10 @@ def _alphabeta_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, kill
                 f[F_I] = i + 1
                 f[F_MOVE] = m
                 child = states[ply + 1]
-                child[:] = states[ply]
-                apply_move(child, m)
+                copy_into(child, states[ply])
+                apply_move(tag, child, m)
                 stats[S_NODES] += 1
-                st, val = _ab_enter(sp + 1, ply + 1, f[F_DEPTH] - 1, g[G_ALPHA], g[G_BETA],
+                st, val = _ab_enter(tag, sp + 1, ply + 1, f[F_DEPTH] - 1, g[G_ALPHA], g[G_BETA],
                                     -1 if f[F_MAX] else f[F_SEARCHER], states, moves, keys,
                                     vals, tt, ttv, killers, history, stats, fi, ff)
             else:
@@ -596,7 +598,7 @@ def _alphabeta_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, kill
                     j = -1
                 if j < 0:
                     continue
-                st, val = _ab_enter(sp + 1, ply, f[F_DEPTH], g[G_ALPHA], g[G_BETA], j, states,
+                st, val = _ab_enter(tag, sp + 1, ply, f[F_DEPTH], g[G_ALPHA], g[G_BETA], j, states,
                                     moves, keys, vals, tt, ttv, killers, history, stats, fi, ff)
             if st == ST_ABORT:
                 return 0.0
@@ -634,20 +636,20 @@ def _maxn_better(a, b, p, n):
     return False
 
 
-@njit(cache=True)
-def _maxn_enter(ply, depth, states, moves, vals, tt, ttv, stats, fi):
+@njit(cache=True, inline="always")
+def _maxn_enter(tag, ply, depth, states, moves, vals, tt, ttv, stats, fi):
     """Enter states[ply]: ST_VALUE with its vector in vals[ply] (leaf or TT hit),
     ST_ABORT, or push frame ply (ST_FRAME)."""
     if _over_budget(stats):
         return ST_ABORT
     s = states[ply]
     out = vals[ply]
-    if is_terminal(s):
-        leaf_vector(s, out, vals[_SCRATCH])
+    if is_terminal(tag, s):
+        leaf_vector(tag, s, out, vals[_SCRATCH])
         return ST_VALUE
     if depth <= 0 or ply >= MAX_STACK - 1:
         stats[S_CUT] = 1
-        leaf_vector(s, out, vals[_SCRATCH])
+        leaf_vector(tag, s, out, vals[_SCRATCH])
         return ST_VALUE
     mask = stats[S_MASK]
     key = 0
@@ -668,17 +670,17 @@ def _maxn_enter(ply, depth, states, moves, vals, tt, ttv, stats, fi):
     f[F_PLY] = ply
     f[F_DEPTH] = depth
     f[F_I] = 0
-    f[F_N] = legal_moves(s, moves[ply])
+    f[F_N] = legal_moves(tag, s, moves[ply])
     f[F_KEY] = key
     f[F_IDX] = idx
     f[F_BEST_MOVE] = -1
-    f[F_P] = current_player(s)
+    f[F_P] = current_player(tag, s)
     _enter_subtree(f, stats)
     return ST_FRAME
 
 
-@njit(cache=True)
-def _maxn_iteration(depth, n_root, states, moves, vals, tt, ttv, stats, fi):
+@njit(cache=True, inline="always")
+def _maxn_iteration(tag, depth, n_root, states, moves, vals, tt, ttv, stats, fi):
     """One max^n iteration over moves[0, :n_root]; the root vector ends in vals[0]
     and the best move in fi[0, F_BEST_MOVE]; returns the root player's component."""
     root = stats[S_ROOT]
@@ -709,10 +711,10 @@ def _maxn_iteration(depth, n_root, states, moves, vals, tt, ttv, stats, fi):
             f[F_I] += 1
             f[F_MOVE] = m
             child = states[ply + 1]
-            child[:] = states[ply]
-            apply_move(child, m)
+            copy_into(child, states[ply])
+            apply_move(tag, child, m)
             stats[S_NODES] += 1
-            st = _maxn_enter(ply + 1, f[F_DEPTH] - 1, states, moves, vals, tt, ttv, stats, fi)
+            st = _maxn_enter(tag, ply + 1, f[F_DEPTH] - 1, states, moves, vals, tt, ttv, stats, fi)
             if st == ST_ABORT:
                 return 0.0
             if st == ST_VALUE:
@@ -736,14 +738,14 @@ def _maxn_iteration(depth, n_root, states, moves, vals, tt, ttv, stats, fi):
 
 # ---- root ------------------------------------------------------------------------------
 @njit(cache=True)
-def prepare_root(array, rng, states, moves, history, killers):
+def prepare_root(tag, array, rng, states, moves, history, killers):
     """Determinize a copy of array into states[0] (observer = player to move), write
     its legal moves shuffled with rng to moves[0], clear the ordering tables; return
     the number of root moves."""
     s = states[0]
-    s[:] = array
-    determinize(s, current_player(s), rng)
-    n = legal_moves(s, moves[0])
+    copy_into(s, array)
+    determinize(tag, s, current_player(tag, s), rng)
+    n = legal_moves(tag, s, moves[0])
     mv = moves[0]
     for i in range(n - 1, 0, -1):
         j = rand_below(rng, i + 1)
@@ -756,24 +758,24 @@ def prepare_root(array, rng, states, moves, history, killers):
 
 
 @njit(cache=True)
-def search_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, killers, history, stats,
-                     fi, ff):
+def search_iteration(tag, depth, n_root, states, moves, keys, vals, tt, ttv, killers, history,
+                     stats, fi, ff):
     """One iteration of iterative deepening from states[0] over the root moves
     moves[0, :n_root] (in that order). Returns the root player's value. When it
     completes (stats[S_ABORT] == 0) the best move (the first of equals) is moved to
     moves[0, 0]; for max^n the root value vector is left in vals[0]. When it is
     abandoned, the best of the stats[S_ROOT_DONE] root moves searched in full is
     fi[0, F_BEST_MOVE] with value ff[0, G_BEST] (max^n: vals[0])."""
-    stats[S_ROOT] = current_player(states[0])
+    stats[S_ROOT] = current_player(tag, states[0])
     stats[S_ABORT] = 0
     stats[S_CUT] = 0
     stats[S_ROOT_DONE] = 0
     stats[S_NODES] += 1
     if stats[S_ALG] == MAXN:
-        value = _maxn_iteration(depth, n_root, states, moves, vals, tt, ttv, stats, fi)
+        value = _maxn_iteration(tag, depth, n_root, states, moves, vals, tt, ttv, stats, fi)
     else:
-        value = _alphabeta_iteration(depth, n_root, states, moves, keys, vals, tt, ttv, killers,
-                                     history, stats, fi, ff)
+        value = _alphabeta_iteration(tag, depth, n_root, states, moves, keys, vals, tt, ttv,
+                                     killers, history, stats, fi, ff)
     if stats[S_ABORT]:
         return 0.0
     best = fi[0, F_BEST_MOVE]
@@ -885,27 +887,26 @@ class Workspace:
         st[S_DEFAULT] = self.default_move
         st[S_ORDER] = self.order_depth
 
-    def _iterate(self, depth: int, n_root: int) -> float:
-        return search_iteration(depth, n_root, self.states, self.moves, self.keys, self.vals,
+    def _iterate(self, tag, depth: int, n_root: int) -> float:
+        return search_iteration(tag, depth, n_root, self.states, self.moves, self.keys, self.vals,
                                 self.tt, self.ttv, self.killers, self.history, self.stats,
                                 self.fi, self.ff)
 
 
-_compiled = False
+_compiled: set = set()  # game tags whose kernels this process has compiled or loaded
 
 
-def _ensure_compiled(array: np.ndarray) -> None:
-    """Compile (or load from the disk cache) the kernels before any clock starts."""
-    global _compiled
-    if _compiled:
+def _ensure_compiled(tag, array: np.ndarray) -> None:
+    """Compile (or load from the disk cache) the game's kernels before any clock starts."""
+    if tag in _compiled:
         return
     ws = Workspace(PARANOID, tt_bits=0)
-    ws.ensure(array.shape[0], int(array[1]), int(max_moves(array)))
+    ws.ensure(array.shape[0], int(array[1]), int(max_moves(tag)))
     ws._begin()
-    n = prepare_root(array, make_rng(0), ws.states, ws.moves, ws.history, ws.killers)
+    n = prepare_root(tag, array, make_rng(0), ws.states, ws.moves, ws.history, ws.killers)
     if n > 0:
-        ws._iterate(1, n)
-    _compiled = True
+        ws._iterate(tag, 1, n)
+    _compiled.add(tag)
 
 
 def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_time: float) -> bool:
@@ -922,11 +923,13 @@ def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_t
     return True
 
 
-def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
+def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
            nodes: int = 0, time: float = 0.0, cpu_time: float = 0.0) -> SearchResult:
-    """Iterative-deepening search of the position ``array`` for the player to move.
+    """Iterative-deepening search of the position ``array`` of the game ``tag`` (a
+    :class:`~forumlab.core.dispatch.GameTag`) for the player to move.
 
     Args:
+        tag: the game's tag (``state.game.kernels.tag``): selects its compiled kernels.
         array: the position (a game's state array).
         workspace: the searcher's buffers (algorithm, TT, ordering tables).
         rng: a uint64[1] SplitMix64 state; drives the determinization and the root
@@ -970,14 +973,14 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
     array = np.ascontiguousarray(array, dtype=np.int64)
     timed = time > 0 or cpu_time > 0
     if timed:
-        _ensure_compiled(array)
+        _ensure_compiled(tag, array)
     t_start = _time.perf_counter_ns()
     c_start = _time.thread_time_ns()
     ws = workspace
-    ws.ensure(array.shape[0], int(array[1]), int(max_moves(array)))
+    ws.ensure(array.shape[0], int(array[1]), int(max_moves(tag)))
     ws._begin()
     st = ws.stats
-    n_root = prepare_root(array, rng, ws.states, ws.moves, ws.history, ws.killers)
+    n_root = prepare_root(tag, array, rng, ws.states, ws.moves, ws.history, ws.killers)
     if n_root == 0:
         raise ValueError("no legal moves: the game is over")
     n_players = int(array[1])
@@ -996,7 +999,7 @@ def search(array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
             if timed and not _deadlines(st, t_start, c_start, time, cpu_time):
                 break
             st[S_LIMIT] = nodes
-        v = ws._iterate(d, n_root)
+        v = ws._iterate(tag, d, n_root)
         if st[S_ABORT]:
             if st[S_ABORT] == ABORT_CLOCK and st[S_ROOT_DONE] > 0:
                 best_move = int(ws.fi[0, F_BEST_MOVE])

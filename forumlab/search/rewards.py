@@ -11,11 +11,11 @@ REWARD_NAMES = {"win": REWARD_WIN, "rank": REWARD_RANK, "score": REWARD_SCORE}
 
 
 @njit(cache=True)
-def terminal_rewards(s, kind, out):
+def terminal_rewards(tag, s, kind, out):
     """Rewards of a finished game (or of the position as it stands) into out[:n]."""
     n = num_players(s)
     raw = np.zeros(n, dtype=np.float64)
-    scores(s, raw)
+    scores(tag, s, raw)
     hi = raw.max()
     lo = raw.min()
     if kind == REWARD_WIN:
@@ -38,7 +38,7 @@ def terminal_rewards(s, kind, out):
 
 
 @njit(cache=True)
-def heuristic_rewards(s, scale, out):
+def heuristic_rewards(tag, s, scale, out):
     """Rewards of a cut-off position: a logistic squash of each player's heuristic margin.
 
     ``heuristic(s, p)`` is p's estimated lead over the best other player in score
@@ -46,4 +46,4 @@ def heuristic_rewards(s, scale, out):
     """
     n = num_players(s)
     for p in range(n):
-        out[p] = 1.0 / (1.0 + np.exp(-heuristic(s, p) / scale))
+        out[p] = 1.0 / (1.0 + np.exp(-heuristic(tag, s, p) / scale))

@@ -45,7 +45,7 @@ from .pieces import (
     square_name,
 )
 
-FORMA_ID = 2  # slot 0 of every Forma state (forumlab.core.dispatch)
+FORMA_ID = 2  # slot 0 of every Forma state
 
 WORDS = 7  # int64 words per 400-square plane
 ROW_MASK = (1 << SIZE) - 1
@@ -152,7 +152,7 @@ NOT_COL_A = _plane(i for i in range(SQUARES) if i % SIZE != 0)
 NOT_COL_T = _plane(i for i in range(SQUARES) if i % SIZE != SIZE - 1)
 
 # ---- state-array slots --------------------------------------------------------------
-GAME_ID = 0  # every game's slot 0: its id in forumlab.core.dispatch
+GAME_ID = 0  # every game's slot 0: the game's id (generic code dispatches on a GameTag)
 N_PLAYERS = 1  # every game's slot 1
 PLAYER = 2  # seat to move
 PLY = 3  # plies played (placements and passes)

@@ -86,7 +86,7 @@ for _cell in range(CELLS):
 FORUM_ROMANUM_ID = 1
 
 # ---- state-array slots ------------------------------------------------------------
-GAME_ID = 0  # every game's slot 0: its id in forumlab.core.dispatch
+GAME_ID = 0  # every game's slot 0: the game's id (generic code dispatches on a GameTag)
 N_PLAYERS = 1
 N_COLOURS = 2
 PIECES = 3  # pieces per colour at the start

@@ -1,0 +1,179 @@
+"""Compile the numba kernels a run needs before it starts: visibly, once, on every core.
+
+numba compiles each kernel on first use and caches it on disk (in the directory
+:mod:`forumlab._numba_cache` chooses), so the first run after an install or an
+update spends most of its time compiling. Before the games start, :func:`warm_up`
+
+- says so on stderr, once, when the cache is cold for this game and these agents
+  (a marker file per game and agent family is written into numba's cache
+  directory after a successful warm-up; numba's own index files cannot tell which
+  games' specialisations they hold without loading them);
+- compiles the game's own kernels first, in this process, since every agent uses
+  them;
+- then lets every built-in agent *family* (the module that implements it: MCTS,
+  the minimax family, greedy, ...) make one move, the families in parallel
+  processes when more than one is cold: their search kernels are independent, so
+  both cores of a small machine can compile at once.
+
+Third-party agents are not warmed up: one that hangs or raises is the workers'
+business (the fault policy), not the warm-up's.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def cache_dir() -> Path:
+    """numba's cache directory for this process (set by forumlab._numba_cache)."""
+    import numba
+
+    return Path(numba.config.CACHE_DIR)
+
+
+def _shown(path: Path) -> str:
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home):] if text.startswith(home + os.sep) else text
+
+
+def _marker(game, family: str) -> Path:
+    return cache_dir() / "forumlab-warm" / f"{game.kernels.tag.kernels}--{family}"
+
+
+def _builtin_families(specs: Iterable[str]) -> dict[str, list[str]]:
+    """Built-in agent specs grouped by the module that implements them, in first-seen order."""
+    from ..agents.registry import create_agent
+
+    families: dict[str, list[str]] = {}
+    for spec in specs:
+        module = type(create_agent(spec, seed=0)).__module__
+        if module.startswith("forumlab."):
+            families.setdefault(module, []).append(spec)
+    return families
+
+
+def compile_game_kernels(game, seed: int = 0) -> None:
+    """Compile (or load) every protocol kernel of ``game`` with the argument types the
+    generic kernels use."""
+    k = game.kernels
+    array = game.new_state(seed).array.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    out = np.empty(k.max_moves, dtype=np.int64)
+    k.current_player(array)
+    k.is_terminal(array)
+    k.legal_moves(array, out)
+    k.heuristic(array, 0)
+    k.scores(array, np.zeros(game.players, dtype=np.float64))
+    k.determinize(array, 0, rng)
+    k.apply_move(array, k.random_move(array, rng))
+
+
+def _first_moves(game_name: str, config: dict, seed: int, specs: list[str]) -> None:
+    """Let each agent make one move from the start (compiling or loading its kernels)."""
+    from ..agents.registry import create_agent
+    from ..core.registry import create_game
+
+    state = create_game(game_name, config).new_state(seed)
+    for spec in specs:
+        create_agent(spec, seed=0).act(state.copy())
+
+
+def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
+            workers: int | None = None, notify: Notify | None = _stderr) -> None:
+    """Compile or load the kernels of ``game_name`` that the agents ``specs`` use.
+
+    Args:
+        game_name: registered game.
+        config: the game's options.
+        specs: agent specs; only built-in agents are warmed up.
+        seed: game seed of the position the agents move in.
+        workers: processes that compile agent families at the same time (default:
+            the cores this process may use).
+        notify: receives the one-line notice printed when something must be
+            compiled (default: stderr); None for silence.
+    """
+    from ..core.registry import create_game
+    from .local_pool import default_workers
+
+    game = create_game(game_name, config)
+    families = _builtin_families(specs)
+    cold = [f for f in ["game", *families] if not _marker(game, f).exists()]
+    if not cold:
+        return
+    started = time.perf_counter()
+    if notify is not None:
+        names = ", ".join(dict.fromkeys(
+            name.split("(")[0] for specs_ in families.values() for name in specs_))
+        notify(f"compiling the {game_name} kernels{' of ' + names if names else ''} once "
+               f"(cached in {_shown(cache_dir())}); later runs start at once")
+    jobs = {f: families[f] for f in cold if f != "game"}
+    processes = min(len(jobs), workers or default_workers())
+    if processes <= 1:
+        compile_game_kernels(game, seed)
+        _touch(_marker(game, "game"))
+        for family, family_specs in jobs.items():
+            _first_moves(game_name, config, seed, family_specs)
+            _touch(_marker(game, family))
+    else:
+        for family in _in_parallel(game, config, seed, jobs, processes):
+            _touch(_marker(game, family))
+    if notify is not None:
+        notify(f"compiled in {time.perf_counter() - started:.1f} s")
+
+
+def _ready() -> None:
+    """Nothing: a child that ran this has imported forumlab and numba."""
+
+
+def _in_parallel(game, config: dict, seed: int, jobs: dict[str, list[str]],
+                 processes: int) -> list[str]:
+    """Compile the game's kernels here, then warm the families of ``jobs`` up in
+    child processes; return the families that finished."""
+    # 'spawn': a fresh interpreter, since the caller may have threads (forking such
+    # a process can deadlock) and must not start the fork server the local pool
+    # preloads.
+    context = multiprocessing.get_context("spawn")
+    done = []
+    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
+        # The children start now and import forumlab and numba while this process
+        # compiles the game's own kernels, which they then load from the cache.
+        for _ in range(processes):
+            pool.submit(_ready)
+        compile_game_kernels(game, seed)
+        _touch(_marker(game, "game"))
+        futures = {family: pool.submit(_first_moves, game.name, config, seed, specs)
+                   for family, specs in jobs.items()}
+        for family, future in futures.items():
+            try:
+                future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                # A child died (e.g. killed): the workers compile what is missing.
+                log.warning("warm-up of %s did not finish", ", ".join(jobs[family]))
+            else:
+                done.append(family)
+    return done
+
+
+def _touch(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:  # a read-only cache only costs the notice next time
+        pass
