@@ -24,6 +24,8 @@ from click.testing import CliRunner
 from forumlab.arena.store import ResultStore
 from forumlab.cli import main
 
+from .test_records_cli import assert_bad_input  # one definition of a clean CLI error
+
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["-o", "max_rounds=3", "--workers", "1", "--no-progress"]  # a fast tournament
 RECORD = {"format": "forumlab-record/1", "game": "forum-romanum", "config": {"players": 3},
@@ -33,20 +35,6 @@ POOL = '[[agents]]\nspec = "random"\n[[agents]]\nspec = "greedy"\n'
 
 def run(*args, **kwargs):
     return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
-
-
-def assert_bad_input(result, *fragments):
-    """Exit code 2, one 'error:' line on stderr (naming the fragments), nothing on stdout,
-    and no exception escaped (no traceback)."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    message = result.stderr.strip()
-    assert message.startswith("error: ") and "\n" not in message, message
-    assert result.stdout == ""
-    for fragment in fragments:
-        assert fragment in message, (fragment, message)
-    return message
 
 
 def snapshot(root: Path) -> dict[str, bytes | None]:
