@@ -144,15 +144,15 @@ class AlarmBlockingAgent(_Misbehaves):
 
 
 class FlakyInitAgent(Agent):
-    """Its constructor raises for non-zero seeds divisible by ``every``; otherwise it plays
-    at random. (Seed 0 is the one a tournament definition is checked with.)"""
+    """Its constructor raises for seeds divisible by ``every`` (seed 0 too: a tournament
+    never constructs a third-party agent outside its games); otherwise it plays at random."""
 
     name = "flaky-init"
     params = {"every": Param(2, "raise for seeds divisible by this")}
 
     def __init__(self, seed=0, **options):
         super().__init__(seed, **options)
-        if seed and seed % self.options["every"] == 0:
+        if seed % self.options["every"] == 0:
             raise ValueError(f"cannot start with seed {seed}")
 
     def choose(self, state):
@@ -160,15 +160,15 @@ class FlakyInitAgent(Agent):
 
 
 class ExitingInitAgent(Agent):
-    """Its constructor ends the process (os._exit) for non-zero seeds divisible by ``every``;
-    otherwise it plays at random."""
+    """Its constructor ends the process (os._exit) for seeds divisible by ``every`` (seed 0
+    too); otherwise it plays at random."""
 
     name = "exiting-init"
     params = {"every": Param(2, "exit for seeds divisible by this")}
 
     def __init__(self, seed=0, **options):
         super().__init__(seed, **options)
-        if seed and seed % self.options["every"] == 0:
+        if seed % self.options["every"] == 0:
             os._exit(5)
 
     def choose(self, state):

@@ -66,3 +66,31 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
     if "seed" in params:
         seed = params.pop("seed")
     return agent_class(name)(seed=seed, **params)
+
+
+def is_builtin(cls: type[Agent]) -> bool:
+    """True for agents that ship with forumlab (their constructors are trusted)."""
+    return cls.__module__.startswith("forumlab.")
+
+
+def check_spec(spec: str) -> type[Agent]:
+    """Validate ``spec`` without running untrusted code; return the agent class.
+
+    Built-in agents are constructed once (seed 0), which runs all their parameter
+    checks. A third-party agent is not constructed (its constructor may hang, raise or
+    end the process: that is a fault of its games, recorded by the arena); only its
+    parameter names are checked against its declared ``params``.
+
+    Raises:
+        AgentSpecError: unknown agent, malformed spec, or a bad parameter.
+    """
+    name, params = parse_spec(spec)
+    cls = agent_class(name)
+    if is_builtin(cls):
+        create_agent(spec, seed=0)
+        return cls
+    unknown = set(params) - set(cls.params) - {"seed"}
+    if unknown:
+        known = ", ".join(sorted(cls.params)) or "none"
+        raise AgentSpecError(f"agent {name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
+    return cls

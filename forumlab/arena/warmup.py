@@ -59,13 +59,14 @@ def _marker(game, family: str) -> Path:
 
 def _builtin_families(specs: Iterable[str]) -> dict[str, list[str]]:
     """Built-in agent specs grouped by the module that implements them, in first-seen order."""
-    from ..agents.registry import create_agent
+    from ..agents.registry import agent_class, is_builtin
+    from ..agents.spec import parse_spec
 
     families: dict[str, list[str]] = {}
     for spec in specs:
-        module = type(create_agent(spec, seed=0)).__module__
-        if module.startswith("forumlab."):
-            families.setdefault(module, []).append(spec)
+        cls = agent_class(parse_spec(spec)[0])  # third-party agents are never constructed here
+        if is_builtin(cls):
+            families.setdefault(cls.__module__, []).append(spec)
     return families
 
 
