@@ -12,7 +12,13 @@ groups: every seat and every predecessor equally often, one game seed per group,
 same game seeds to every configuration (paired comparisons). Use iteration budgets
 (``iterations=``) so the result does not depend on the machine's load.
 
-Prints one JSON object: games, the agent's win rate (shared wins count fractionally)
+With ``--probe PLIES`` it plays no games: it plays PLIES random moves (random agent
+seeded with ``--seed``) from game seed ``--seed``, runs the agent once there and prints
+how its root's children fared (visits and mean rewards of the most visited, the spread
+of the mean rewards, the heuristic rank of the chosen move) - the diagnostic for a
+search that explores uniformly.
+
+Otherwise it prints one JSON object: games, the agent's win rate (shared wins count fractionally)
 with a 95% Wilson interval, its Elo against the opponent (Plackett-Luce with seat
 effects, the opponent anchored at 0) with the 95% interval, its mean score margin over
 the best other seat, and the mean seconds per move of each agent.
@@ -25,13 +31,16 @@ import tempfile
 import time
 
 import click
+import numpy as np
 
+from forumlab.agents.registry import create_agent
 from forumlab.arena.balance import wilson_interval
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.ratings import rate, ratings_report
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import rated_games, run_tournament
 from forumlab.core.registry import create_game
+from forumlab.search import mcts as kernel
 
 AGENT, OPPONENT = "agent", "opponent"
 
@@ -73,6 +82,35 @@ def summarise(outcomes) -> dict:
     }
 
 
+def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
+    """Root statistics of one search of ``agent`` after ``plies`` random moves."""
+    state = create_game(game, {"players": players}).new_state(seed)
+    mover = create_agent("random", seed=seed)
+    for _ in range(plies):
+        state.play(mover.act(state))
+    searcher = create_agent(agent, seed=seed)
+    move = searcher.act(state)
+    nodes, rewards, _, _ = searcher._tree
+    cap = int(nodes[0, kernel.F_NCHILD])
+    moves, visits, means = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
+    k = kernel.root_children(nodes, rewards, moves, visits, means)
+    kernels = state.game.kernels
+
+    def value(m):
+        child = state.array.copy()
+        kernels.apply_move(child, m)
+        return kernels.heuristic(child, state.current_player)
+
+    values = sorted((value(m) for m in state.legal_moves().tolist()), reverse=True)
+    top = np.argsort(-visits[:k], kind="stable")[:5]
+    return {"probe": plies, "legal_moves": len(values), "root_children": int(k),
+            "move": state.game.format_move(state.array, move),
+            "move_heuristic_rank": values.index(value(move)), "best_heuristic": values[:3],
+            "top_visits": visits[top].tolist(), "top_means": [round(float(x), 4) for x in means[top]],
+            "median_visits": float(np.median(visits[:k])),
+            "mean_spread": round(float(means[:k].max() - np.median(means[:k])), 4)}
+
+
 def _round(x):
     return None if x is None else round(x)
 
@@ -86,8 +124,14 @@ def _round(x):
               help="Seating groups (game seeds); each is players*(players-1) games.")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def main(agent, opponent, game, players, groups, workers, seed):
+@click.option("--probe", "probe_plies", type=int, default=None,
+              help="Instead of games: root statistics of one search after this many random plies.")
+def main(agent, opponent, game, players, groups, workers, seed, probe_plies):
     """Strength of one agent spec against a reference agent, as JSON."""
+    if probe_plies is not None:
+        print(json.dumps({"benchmark": "mcts_experiment", "game": game, "players": players, "agent": agent,
+                          "seed": seed, **probe(game, players, agent, probe_plies, seed)}))
+        return
     config = {**create_game(game, {"players": players}).config}
     definition = TournamentDefinition(game=game, config=config, agents=pool(agent, opponent, players),
                                       games_per_lineup=groups, seed=seed)
