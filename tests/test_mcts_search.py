@@ -140,3 +140,29 @@ def test_same_seed_same_tree_bit_for_bit():
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)
+
+
+def test_reused_subtree_keeps_its_best_first_orders():
+    """Two plies later the kept node expands its children from the copied order: the
+    best by heuristic, as if it had been ordered afresh."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=2000, order_depth=3, widen=1.0, tree_depth=0, reuse=true)", seed=6)
+    move = agent.act(state)
+    nodes, _, _, _ = agent._tree
+    node = nodes[0, kernel.F_CHILD]
+    while nodes[node, kernel.F_MOVE] != move:
+        node = nodes[node, kernel.F_SIBLING]
+    # The reply with the most visits under our move: a node with an order and children.
+    reply, best_visits = -1, -1
+    ch = nodes[node, kernel.F_CHILD]
+    while ch != -1:
+        if nodes[ch, kernel.F_VISITS] > best_visits:
+            reply, best_visits = nodes[ch, kernel.F_MOVE], nodes[ch, kernel.F_VISITS]
+        ch = nodes[ch, kernel.F_SIBLING]
+    state.play(move)
+    state.play(int(reply))
+    agent.act(state)
+    assert agent.last_search["reused_nodes"] > 1
+    moves, _, _ = root_stats(agent)
+    values = sorted((heuristic_after(state, m) for m in state.legal_moves().tolist()), reverse=True)
+    assert min(heuristic_after(state, m) for m in moves.tolist()) >= values[len(moves) - 1]
