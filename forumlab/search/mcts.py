@@ -28,6 +28,12 @@ One implementation covers:
   > 0 such a node opens only ``1 + widen * sqrt(visits)`` of its best children
   (progressive unpruning, Chaslot et al. 2008), so the search goes deep on the
   moves the heuristic likes before it spreads out.
+- A depth limit (``max_depth``, the agent's ``tree_depth``): no node below it gets
+  children. With a branching factor in the thousands (Forma) the tree below the
+  best-first plies would grow by random moves, and averaging a well-visited child
+  over them biases the search against the moves it explores most; with the limit
+  and best-first plies above it, MCTS is a selective fixed-depth search whose
+  visits go to the strongest replies (docs/search-notebook.md).
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
