@@ -39,6 +39,8 @@ class MCTSAgent(Agent):
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)"),
         "reward": Param("win", "win | rank | score"),
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
+        "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); deeper positions are scored as leaves"),
+        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
         "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic"),
         "widen": Param(0.0, "progressive unpruning of best-first nodes: open 1 + widen*sqrt(visits) children (0 = all)"),
@@ -60,6 +62,9 @@ class MCTSAgent(Agent):
         _check(isinstance(o["cutoff"], int) and o["cutoff"] >= 0, "cutoff must be an integer >= 0")
         _check(o["reward"] in REWARD_NAMES, "reward must be win, rank or score")
         _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
+        _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool) and o["tree_depth"] >= 0,
+               "tree_depth must be an integer >= 0")
+        _check(isinstance(o["hrelative"], bool), "hrelative must be true or false")
         _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
         _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0, "order_depth must be an integer >= 0")
         _check(isinstance(o["widen"], (int, float)) and o["widen"] >= 0, "widen must be a number >= 0")
@@ -146,7 +151,7 @@ class MCTSAgent(Agent):
                 tag, root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
                 ismcts, observer, rollout, float(o["epsilon"]), cutoff, reward,
                 float(o["hscale"]), float(o["history"]), imm, order_depth,
-                float(o["widen"]),
+                float(o["widen"]), bool(o["hrelative"]), int(o["tree_depth"]),
             )
 
         started = time.perf_counter()

@@ -15,15 +15,25 @@ One implementation covers:
 - Rollouts: uniformly random (the engines' random_move fast path) or epsilon-greedy
   on the one-ply heuristic, with an optional cut-off after which the position is
   scored by the heuristic.
+- Heuristic leaf values: sigmoid(margin / hscale) of each player's heuristic margin,
+  optionally measured from the margin at the root (``hrelative``), which keeps the
+  values where the sigmoid is steep in games with large margins.
 - Implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant 2014): every new
   node is scored by the heuristic, each node keeps the max^n backup of those scores,
   and selection mixes ``(1 - alpha) * mean reward + alpha * minimax value``.
 - Heuristic move ordering near the root: nodes shallower than ``order_depth``
   expand their children best-first by the one-ply heuristic (the order is kept in a
-  small pool, so the cost is bounded however long the search runs). With ``widen``
+  small pool of slots of ORDER_WIDTH moves, so the cost is bounded however long the
+  search runs; such a node considers only its ORDER_WIDTH best moves). With ``widen``
   > 0 such a node opens only ``1 + widen * sqrt(visits)`` of its best children
   (progressive unpruning, Chaslot et al. 2008), so the search goes deep on the
   moves the heuristic likes before it spreads out.
+- A depth limit (``max_depth``, the agent's ``tree_depth``): no node below it gets
+  children. With a branching factor in the thousands (Forma) the tree below the
+  best-first plies would grow by random moves, and averaging a well-visited child
+  over them biases the search against the moves it explores most; with the limit
+  and best-first plies above it, MCTS is a selective fixed-depth search whose
+  visits go to the strongest replies (docs/search-notebook.md).
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
@@ -52,7 +62,7 @@ from ..core.dispatch import (
 from ..core.rng import rand_below, rand_float
 from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
-from .rewards import heuristic_rewards, terminal_rewards
+from .rewards import heuristic_base, heuristic_rewards, terminal_rewards
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -78,6 +88,24 @@ _HISTORY_MASK = (1 << HISTORY_BITS) - 1
 _STRIDE_PRIMES = np.array([65537, 65539, 65543, 65551, 65557, 65563, 65579, 65581, 65587, 65599,
                            65609, 65617], dtype=np.int64)
 _MAX_TRACE = 4096  # moves of one iteration remembered for progressive history
+# Longest best-first move order kept per node. The pool's rows are cut into slots of
+# this width, so a game with a long move list (Forma: 30,433) orders hundreds of nodes
+# instead of the 34 its full-length rows held; an ordered node then considers only its
+# best ORDER_WIDTH moves, which progressive unpruning at widen=1 would not open before
+# about a million visits anyway.
+ORDER_WIDTH = 1024
+
+
+@njit(cache=True, inline="always")
+def order_width(pool):
+    """Moves kept per best-first order in ``pool`` (a slot's length)."""
+    return min(pool.shape[1], ORDER_WIDTH)
+
+
+@njit(cache=True, inline="always")
+def order_slots(pool):
+    """Best-first orders that ``pool`` can hold."""
+    return (pool.shape[0] * pool.shape[1]) // order_width(pool)
 
 
 @njit(cache=True)
@@ -94,7 +122,7 @@ def reset_tree(nodes, meta):
     nodes[0, F_MOVER] = -1
     nodes[0, F_PERM] = 0
     meta[0] = 1  # nodes in use
-    meta[1] = 0  # rows of the move-ordering pool in use
+    meta[1] = 0  # slots of the move-ordering pool in use
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +194,8 @@ def untried_index(perm, k, n):
 
 @njit(cache=True, inline="always")
 def _order_moves(tag, s, buf, n, mover, out):
-    """Write buf[:n] to out sorted by the mover's one-ply heuristic, best first."""
+    """Write buf[:n] sorted by the mover's one-ply heuristic, best first, to out (the
+    first len(out) of them)."""
     values = np.empty(n, dtype=np.float64)
     child = s.copy()
     for i in range(n):
@@ -174,7 +203,7 @@ def _order_moves(tag, s, buf, n, mover, out):
         apply_move(tag, child, buf[i])
         values[i] = -heuristic(tag, child, mover)
     order = stable_argsort(values)
-    for i in range(n):
+    for i in range(min(n, out.shape[0])):
         out[i] = buf[order[i]]
 
 
@@ -189,11 +218,11 @@ def _sorted(buf, n):
 
 
 @njit(cache=True)
-def _evaluate(tag, s, reward_kind, hscale, out):
+def _evaluate(tag, s, reward_kind, hscale, hbase, out):
     if is_terminal(tag, s):
         terminal_rewards(tag, s, reward_kind, out)
     else:
-        heuristic_rewards(tag, s, hscale, out)
+        heuristic_rewards(tag, s, hscale, hbase, out)
 
 
 @njit(cache=True)
@@ -213,14 +242,21 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 @njit(cache=True)
 def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
-                   imm_alpha, order_depth, widen):
+                   imm_alpha, order_depth, widen, hrelative, max_depth):
     """Run n_iter MCTS iterations from ``root`` (a state of the game ``tag``) on the
     tree; return iterations done.
+
+    With ``max_depth`` > 0 no node deeper than that is expanded.
+    With ``hrelative`` the heuristic scores positions by each player's margin minus
+    their margin at ``root`` (see rewards.heuristic_rewards).
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
     table is full, iterations still run (selection + rollout) but add no nodes.
     """
     capacity = nodes.shape[0]
+    width = order_width(order_pool)
+    slots = order_slots(order_pool)
+    orders = order_pool.reshape(order_pool.size)  # slot i = orders[i * width:(i + 1) * width]
     n_players = num_players(root)  # rewards holds n_players sums, then n_players minimax values
     s = root.copy()
     buf = np.empty(max_moves(tag), dtype=np.int64)
@@ -231,6 +267,8 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
     use_history = history_weight > 0.0
     use_imm = imm_alpha > 0.0
     leaf_value = np.zeros(n_players, dtype=np.float64)
+    hbase = np.zeros(n_players, dtype=np.float64)
+    heuristic_base(tag, root, hrelative, hbase)
     for _ in range(n_iter):
         copy_into(s, root)
         if ismcts:
@@ -241,14 +279,18 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
         expanded = False
         # ---- selection and expansion -------------------------------------------
         while not is_terminal(tag, s):
+            if max_depth > 0 and depth >= max_depth:
+                break  # a leaf for good: the heuristic (or a rollout) scores it every visit
             mover = current_player(tag, s)
             if not ismcts:
                 if nodes[node, F_NLEGAL] < 0:
                     nodes[node, F_NLEGAL] = legal_moves(tag, s, buf)
-                    if depth < order_depth and meta[1] < order_pool.shape[0]:
+                    if depth < order_depth and meta[1] < slots:
                         # Near the root, expand children best-first by the one-ply
                         # heuristic so refutations are found within a few visits.
-                        _order_moves(tag, s, buf, nodes[node, F_NLEGAL], mover, order_pool[meta[1]])
+                        slot = orders[meta[1] * width:(meta[1] + 1) * width]
+                        _order_moves(tag, s, buf, nodes[node, F_NLEGAL], mover, slot)
+                        nodes[node, F_NLEGAL] = min(nodes[node, F_NLEGAL], width)
                         nodes[node, F_PERM] = -1 - meta[1]
                         meta[1] += 1
                     else:
@@ -266,7 +308,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
                 if k < n and meta[0] < capacity:
                     perm = nodes[node, F_PERM]
                     if perm < 0:
-                        move = order_pool[-1 - perm, k]
+                        move = orders[(-1 - perm) * width + k]
                     else:
                         legal_moves(tag, s, buf)
                         move = buf[untried_index(perm, k, n)]
@@ -341,7 +383,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, nodes[node, F_MOVE])
         if use_imm and expanded:
-            _evaluate(tag, s, reward_kind, hscale, leaf_value)
+            _evaluate(tag, s, reward_kind, hscale, hbase, leaf_value)
             for p in range(n_players):
                 rewards[node, n_players + p] = leaf_value[p]
         # ---- rollout ------------------------------------------------------------
@@ -357,7 +399,7 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
         if use_imm and expanded and rollout == ROLLOUT_NONE:
             copy_into(reward, leaf_value)  # the leaf was just scored: same position, same value
         else:
-            _evaluate(tag, s, reward_kind, hscale, reward)
+            _evaluate(tag, s, reward_kind, hscale, hbase, reward)
         # ---- backpropagation ----------------------------------------------------
         while node != -1:
             nodes[node, F_VISITS] += 1
@@ -396,7 +438,8 @@ def root_children(nodes, rewards, out_moves, out_visits, out_means):
 def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, new_pool):
     """Follow ``path`` (moves) from the root; copy that subtree into the new arrays.
 
-    Move orders of kept nodes are copied to the front of ``new_pool``.
+    Move orders of kept nodes are copied to the front of ``new_pool`` (both pools
+    must have the same row length).
 
     Returns the number of nodes kept (0 if the path left the tree or the subtree
     does not fit, in which case the new tree is reset to a lone root).
@@ -411,6 +454,9 @@ def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, n
             return 0
         node = ch
     capacity = new_nodes.shape[0]
+    width = order_width(pool)
+    orders = pool.reshape(pool.size)
+    new_orders = new_pool.reshape(new_pool.size)
     # Breadth-first copy; old -> new index map kept in a queue of old indices.
     queue = np.empty(meta[0], dtype=np.int64)
     new_index = np.empty(meta[0], dtype=np.int64)
@@ -431,8 +477,10 @@ def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, n
         new_nodes[new, F_SIBLING] = sibling
         new_nodes[new, F_CHILD] = -1
         if nodes[old, F_PERM] < 0:
-            if new_meta[1] < new_pool.shape[0]:
-                copy_into(new_pool[new_meta[1]], pool[-1 - nodes[old, F_PERM]])
+            if new_meta[1] < order_slots(new_pool):
+                at = (-1 - nodes[old, F_PERM]) * width
+                new_at = new_meta[1] * width
+                copy_into(new_orders[new_at:new_at + width], orders[at:at + width])
                 new_nodes[new, F_PERM] = -1 - new_meta[1]
                 new_meta[1] += 1
             else:  # no room: forget the order, keep the expanded children as they are

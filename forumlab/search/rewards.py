@@ -38,12 +38,25 @@ def terminal_rewards(tag, s, kind, out):
 
 
 @njit(cache=True)
-def heuristic_rewards(tag, s, scale, out):
+def heuristic_rewards(tag, s, scale, base, out):
     """Rewards of a cut-off position: a logistic squash of each player's heuristic margin.
 
     ``heuristic(s, p)`` is p's estimated lead over the best other player in score
     points, so sigmoid(margin / scale) reads as a rough probability of finishing first.
+    ``base[p]`` is subtracted from the margin first: zeros for that reading, or the
+    margins at the search's root, so that the rewards measure what changed since the
+    root. Without it a game whose margins run to hundreds of points (Forma) squashes
+    every leaf to about 0 or 1, and the children of the root differ by 1e-3 in mean
+    reward, far below UCB1's exploration term: selection is then uniform.
     """
     n = num_players(s)
     for p in range(n):
-        out[p] = 1.0 / (1.0 + np.exp(-heuristic(tag, s, p) / scale))
+        out[p] = 1.0 / (1.0 + np.exp(-(heuristic(tag, s, p) - base[p]) / scale))
+
+
+@njit(cache=True)
+def heuristic_base(tag, root, relative, out):
+    """The margins heuristic_rewards measures from: the root's (relative) or zeros."""
+    n = num_players(root)
+    for p in range(n):
+        out[p] = heuristic(tag, root, p) if relative else 0.0

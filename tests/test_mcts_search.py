@@ -1,0 +1,170 @@
+"""MCTS search behaviour that a reader can check: heuristic leaf values, widening,
+reproducibility, and finding an obvious best move in Forma (iteration budgets only)."""
+import numpy as np
+import pytest
+
+from forumlab.agents.registry import create_agent
+from forumlab.agents.spec import AgentSpecError
+from forumlab.core.registry import create_game
+from forumlab.search import mcts as kernel
+from forumlab.search.rewards import heuristic_base, heuristic_rewards
+
+
+def forma_position():
+    """Forma, 2 players, seed 1 after 31 random plies: Blue (seat 1 to move) has one
+    placement worth 36 heuristic points more than any other (12 against -24)."""
+    game = create_game("forma", {"players": 2})
+    state = game.new_state(1)
+    mover = create_agent("random", seed=1)
+    for _ in range(31):
+        state.play(mover.act(state))
+    return state
+
+
+def heuristic_after(state, move):
+    child = state.array.copy()
+    state.game.kernels.apply_move(child, move)
+    return state.game.kernels.heuristic(child, state.current_player)
+
+
+def root_stats(agent):
+    """(moves, visits, mean rewards) of the root's children after the agent's last search."""
+    nodes, rewards, _, _ = agent._tree
+    cap = int(nodes[0, kernel.F_NCHILD])
+    moves, visits, means = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
+    k = kernel.root_children(nodes, rewards, moves, visits, means)
+    return moves[:k], visits[:k], means[:k]
+
+
+def test_relative_leaf_values_are_one_half_at_the_root():
+    state = forma_position()
+    tag = state.game.kernels.tag
+    base = np.empty(2)
+    out = np.empty(2)
+    heuristic_base(tag, state.array, True, base)
+    heuristic_rewards(tag, state.array, 30.0, base, out)
+    assert out.tolist() == [0.5, 0.5]
+    heuristic_base(tag, state.array, False, base)
+    assert base.tolist() == [0.0, 0.0]
+    heuristic_rewards(tag, state.array, 30.0, base, out)
+    margin = state.game.kernels.heuristic(state.array, 0)
+    assert out[0] == pytest.approx(1 / (1 + np.exp(-margin / 30.0)))
+
+
+def test_forma_search_concentrates_on_the_move_the_heuristic_prefers():
+    """With Forma's earlier defaults (order_depth 1, widen 1, no depth limit) the root's
+    best child got 71 of 3,000 visits, about as many as each of its 54 siblings: the
+    replies below it were random moves, whose values say little. Searched best-first
+    on both plies, it gets most of them."""
+    state = forma_position()
+    best = max(state.legal_moves().tolist(), key=lambda m: heuristic_after(state, m))
+    agent = create_agent("mcts(iterations=3000)", seed=3)
+    move = agent.act(state)
+    moves, visits, _ = root_stats(agent)
+    assert move == best
+    assert visits[moves.tolist().index(best)] > 5 * np.median(visits)
+
+
+def test_relative_leaf_values_spread_the_root_children_apart():
+    """Forma's margins run to tens of points, so sigmoid(margin / 30) puts every leaf near
+    1 and the root's children within 0.04 of each other; measured from the root's margin
+    the spread is several times larger and the best child gets many more visits."""
+    state = forma_position()
+    spec = "mcts(iterations=3000, order_depth=1, widen=1.0, tree_depth=0, hrelative={})"
+    stats = {}
+    for relative in ("false", "true"):
+        agent = create_agent(spec.format(relative), seed=3)
+        agent.act(state)
+        _, visits, means = root_stats(agent)
+        stats[relative] = (means.max() - np.median(means), visits.max() / np.median(visits))
+    assert stats["true"][0] > 3 * stats["false"][0]
+    assert stats["true"][1] > 5 * stats["false"][1]
+
+
+def test_tree_depth_limits_the_tree():
+    state = forma_position()
+    agent = create_agent("mcts(iterations=2000, order_depth=1, widen=1.0, tree_depth=1)", seed=4)
+    agent.act(state)
+    nodes, _, meta, _ = agent._tree
+    used = int(meta[0])
+    # Every node but the root is a child of the root: nothing below ply 1.
+    assert used > 1 and (nodes[1:used, kernel.F_PARENT] == 0).all()
+
+
+def test_every_node_near_the_root_is_ordered_in_forma():
+    """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
+    from the 35th node on, ply-2 replies were expanded in random order. Orders are now
+    cut to ORDER_WIDTH moves and hundreds fit."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=3000, order_depth=2, widen=1.0, tree_depth=2)", seed=5)
+    agent.act(state)
+    nodes, _, meta, _ = agent._tree
+    used = int(meta[0])
+    ply1 = [i for i in range(1, used) if nodes[i, kernel.F_PARENT] == 0 and nodes[i, kernel.F_CHILD] != -1]
+    assert len(ply1) > 34
+    assert all(nodes[i, kernel.F_PERM] < 0 for i in ply1)  # expanded from a best-first order
+
+
+def test_mcts_finds_the_big_move_with_a_small_budget():
+    state = forma_position()
+    best = max(state.legal_moves().tolist(), key=lambda m: heuristic_after(state, m))
+    for seed in range(3):
+        assert create_agent("mcts(iterations=100)", seed=seed).act(state) == best
+
+
+def test_widening_opens_only_the_best_children_by_heuristic():
+    state = forma_position()
+    agent = create_agent("mcts(iterations=400, order_depth=1, widen=1.0)", seed=2)
+    agent.act(state)
+    moves, _, _ = root_stats(agent)
+    # 1 + widen * sqrt(visits): at most 1 + sqrt(400) = 21 children, the best by heuristic.
+    assert 1 < len(moves) <= 21
+    values = sorted((heuristic_after(state, m) for m in state.legal_moves().tolist()), reverse=True)
+    worst_opened = min(heuristic_after(state, m) for m in moves.tolist())
+    assert worst_opened >= values[len(moves) - 1]
+
+
+def test_same_seed_same_tree_bit_for_bit():
+    state = forma_position()
+    runs = []
+    for _ in range(2):
+        agent = create_agent("mcts(iterations=500, hrelative=true)", seed=11)
+        move = agent.act(state)
+        moves, visits, means = root_stats(agent)
+        runs.append((move, moves.tolist(), visits.tolist(), means.tobytes()))
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("spec, name", [("mcts(hrelative=3)", "hrelative"), ("mcts(tree_depth=-1)", "tree_depth"),
+                                        ("mcts(tree_depth=1.5)", "tree_depth")])
+def test_bad_new_parameters_are_refused(spec, name):
+    with pytest.raises(AgentSpecError, match=name):
+        create_agent(spec)
+
+
+def test_reused_subtree_keeps_its_best_first_orders():
+    """Two plies later the kept node expands its children from the copied order: the
+    best by heuristic, as if it had been ordered afresh."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=2000, order_depth=3, widen=1.0, tree_depth=0, reuse=true)", seed=6)
+    move = agent.act(state)
+    nodes, _, _, _ = agent._tree
+    node = nodes[0, kernel.F_CHILD]
+    while nodes[node, kernel.F_MOVE] != move:
+        node = nodes[node, kernel.F_SIBLING]
+    # The reply with the most visits under our move: a node with an order and children.
+    reply, best_visits = -1, -1
+    ch = nodes[node, kernel.F_CHILD]
+    while ch != -1:
+        if nodes[ch, kernel.F_VISITS] > best_visits:
+            reply, best_visits = nodes[ch, kernel.F_MOVE], nodes[ch, kernel.F_VISITS]
+        ch = nodes[ch, kernel.F_SIBLING]
+    state.play(move)
+    state.play(int(reply))
+    agent.act(state)
+    assert agent.last_search["reused_nodes"] > 1
+    moves, _, _ = root_stats(agent)
+    legal = state.legal_moves().tolist()
+    values = np.array([-heuristic_after(state, m) for m in legal])
+    fresh_order = [legal[i] for i in np.argsort(values, kind="stable")]  # what ordering gives
+    assert set(moves.tolist()) == set(fresh_order[:len(moves)])
