@@ -59,7 +59,7 @@ ANCHOR = "greedy"
 CURVE_BUDGETS = (0.01, 0.03, 0.1, 0.3, 1.0)
 QUICK = {"budget": 0.005, "curve": (0.002, 0.005), "groups": 1}
 TARGET_MINUTES = 25.0  # default size: the estimate stays below this (the issue allows 30)
-SELF_PLAY_GAMES = 3  # greedy games that measure game length and greedy's move time
+SELF_PLAY_GAMES = 6  # greedy games that measure game length and greedy's move time
 CALIBRATION_POSITIONS = 3  # positions on which each point's CPU seconds per move are measured
 GAME_OVERHEAD = 0.05  # seconds per game beyond the agents' moves (set-up, notation, store)
 TOURNAMENT_OVERHEAD = 5.0  # seconds per tournament (worker start-up, kernel cache loads)
@@ -227,15 +227,17 @@ def plot_curve(report: dict, path: Path) -> str | None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for agent in SEARCH_AGENTS:
+    for i, agent in enumerate(SEARCH_AGENTS):
         pts = [p for p in report["curve"]["points"] if p["agent"] == agent]
-        xs = [p["budget_cpu_seconds"] for p in pts]
+        # Staggered a little sideways so that equal points do not hide each other.
+        shift = 1.05 ** (i - (len(SEARCH_AGENTS) - 1) / 2)
+        xs = [p["budget_cpu_seconds"] * shift for p in pts]
         ys = [p["elo"] for p in pts]
         err = [[p["elo"] - p["elo_low"] for p in pts], [p["elo_high"] - p["elo"] for p in pts]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=agent)
     ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--", label="greedy (anchor)")
     ax.set_xscale("log")
-    ax.set_xlabel("CPU seconds per move")
+    ax.set_xlabel("CPU seconds per move (points staggered sideways)")
     ax.set_ylabel("Elo against greedy (95% interval)")
     ax.set_title(f"{report['game']}, {report['players']} players: "
                  f"{report['curve']['games']} games vs greedy and random")
