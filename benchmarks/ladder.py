@@ -319,6 +319,8 @@ def main(game, players, budget, groups, workers, out, seed, quick):
     _note(f"{game}, {config['players']} players: {games_planned} games ({groups} group(s) per lineup), "
           f"{moves_per_seat:.1f} moves per seat, greedy {greedy_move * 1000:.1f} ms/move; "
           f"expected about {expected / 60:.1f} min on {workers} worker(s)")
+    if expected > 30 * 60:
+        _note("the estimate exceeds 30 min even so: a smaller --budget or fewer --groups shortens it")
     out_dir.mkdir(parents=True, exist_ok=True)
 
     # CPU seconds per move actually used by each budgeted spec; each agent family moves
