@@ -176,6 +176,28 @@ def test_mcts_time_budget_is_respected_roughly():
     assert agent.last_search["iterations"] > 0
 
 
+def test_mcts_cpu_time_budget_spends_the_thread_cpu_seconds():
+    # The loop stops only once the thread's CPU clock passed the budget, so the
+    # reported CPU seconds cover it however loaded the machine is (no wall-clock bound).
+    state = create_game("forum-romanum", players=3).new_state(0)
+    agent = MCTSAgent(seed=1, cpu_time=0.05)
+    agent.act(state)
+    assert agent.last_search["cpu_seconds"] >= 0.05
+    assert agent.last_search["iterations"] > 0
+    # The first budget spent ends the search: here the wall-clock one.
+    both = MCTSAgent(seed=1, time=0.05, cpu_time=1000)
+    both.act(state)
+    assert both.last_search["seconds"] >= 0.05
+    assert both.last_search["cpu_seconds"] < 1000
+
+
+@pytest.mark.parametrize("spec", ["mcts(cpu_time=-1)", "mcts(cpu_time=true)", "mcts(cpu_time=inf)",
+                                  "mcts(time=inf)"])
+def test_mcts_rejects_bad_seconds(spec):
+    with pytest.raises(AgentSpecError):
+        create_agent(spec)
+
+
 def test_mcts_reuses_its_subtree_after_the_moves_played():
     game = create_game("forum-romanum", players=3)
     state = game.new_state(0)

@@ -32,7 +32,8 @@ class MCTSAgent(Agent):
     description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
     params = {
         "iterations": Param(1000, "iterations per move (when time is 0)"),
-        "time": Param(0.0, "seconds per move; overrides iterations when > 0"),
+        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0"),
+        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0"),
         "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])"),
         "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) | none (heuristic at the leaf)"),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
@@ -55,7 +56,8 @@ class MCTSAgent(Agent):
         self.given = set(options)
         o = self.options
         _check(isinstance(o["iterations"], int) and o["iterations"] >= 1, "iterations must be an integer >= 1")
-        _check(isinstance(o["time"], (int, float)) and o["time"] >= 0, "time must be a number >= 0")
+        _check(_is_seconds(o["time"]), "time must be a number >= 0")
+        _check(_is_seconds(o["cpu_time"]), "cpu_time must be a number >= 0")
         _check(isinstance(o["c"], (int, float)) and o["c"] >= 0, "c must be a number >= 0")
         _check(o["rollout"] in _ROLLOUTS, "rollout must be random, heuristic or none")
         _check(isinstance(o["epsilon"], (int, float)) and 0 <= o["epsilon"] <= 1, "epsilon must be in [0, 1]")
@@ -111,7 +113,7 @@ class MCTSAgent(Agent):
         return kept
 
     def _grow(self):
-        """Double the node table (time budgets only), up to max_nodes."""
+        """Double the node table (time and cpu_time budgets only), up to max_nodes."""
         nodes, rewards, meta, pool = self._tree
         capacity = min(2 * nodes.shape[0], self.options["max_nodes"])
         if capacity <= nodes.shape[0]:
@@ -142,7 +144,9 @@ class MCTSAgent(Agent):
         tag = game.kernels.tag
         observer = state.current_player
         time_budget = float(o["time"])
-        room = _INITIAL_TIME_CAPACITY if time_budget > 0 else o["iterations"]
+        cpu_budget = float(o["cpu_time"])
+        timed = time_budget > 0 or cpu_budget > 0
+        room = _INITIAL_TIME_CAPACITY if timed else o["iterations"]
         kept = self._prepare_root(state, room)
 
         def run(n):
@@ -155,12 +159,17 @@ class MCTSAgent(Agent):
             )
 
         started = time.perf_counter()
+        cpu_started = time.thread_time()
         iterations = 0
-        if time_budget > 0:
-            deadline = started + time_budget
+        if timed:
+            # Both clocks are read between chunks of iterations; the first budget spent
+            # ends the search.  Thread CPU time does not stretch when other processes
+            # load the machine, so a cpu_time budget buys the same search anywhere busy.
+            deadline = started + time_budget if time_budget > 0 else float("inf")
+            cpu_deadline = cpu_started + cpu_budget if cpu_budget > 0 else float("inf")
             while True:
                 iterations += run(_TIME_CHUNK)
-                if time.perf_counter() >= deadline:
+                if time.perf_counter() >= deadline or time.thread_time() >= cpu_deadline:
                     break
                 nodes, _, meta, _ = self._tree
                 if meta[0] + _TIME_CHUNK >= nodes.shape[0]:
@@ -172,6 +181,7 @@ class MCTSAgent(Agent):
         self.last_search = {
             "iterations": iterations,
             "seconds": time.perf_counter() - started,
+            "cpu_seconds": time.thread_time() - cpu_started,
             "nodes": int(meta[0]),
             "reused_nodes": int(kept),
         }
@@ -196,6 +206,11 @@ class MCTSAgent(Agent):
         if best is None:
             raise ForumlabError("MCTS found no legal move at the root")
         return best[1]
+
+
+def _is_seconds(value) -> bool:
+    return (not isinstance(value, bool) and isinstance(value, (int, float))
+            and 0 <= value < float("inf"))
 
 
 def _check(ok: bool, message: str) -> None:

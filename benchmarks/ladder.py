@@ -1,0 +1,378 @@
+"""The ladder: equal-budget strength of the search agents, and how it scales with time.
+
+Usage: python -m benchmarks.ladder --game G [--players N] [--budget 0.2] [--groups K]
+       [--workers 2] [--out DIR] [--quick]
+
+Works for every registered game (nothing below is specific to one). Budgets are CPU
+seconds of the searching thread per move (the agents' ``cpu_time=``), so a result does
+not depend on how busy the machine is; only the wall-clock duration does.
+
+1. Round robin at ``--budget`` seconds per move of greedy, random, paranoid, maxn, brs
+   and mcts, through the arena with neighbour-balanced seating (every seat, every
+   predecessor), one game per worker process.
+2. Scaling curve: each search agent at 0.01, 0.03, 0.1, 0.3 and 1 s per move in a
+   gauntlet against the fixed reference field (greedy and random). All gauntlets are
+   rated together, so every point is on one Plackett-Luce Elo scale anchored at greedy.
+3. Prints one JSON object: per point the Elo against greedy with its 95% interval, the
+   games, the CPU seconds per move actually used (``time.thread_time`` around the
+   agent's move on a few positions of a greedy self-play game, measured in this
+   process) and the wall seconds per move recorded by the arena, plus the command and
+   versions.
+4. Writes ``DIR/ladder-<game>-<N>p.png`` (the curve) when matplotlib is installed
+   (``pip install forumlab[plot]``); otherwise says so and skips it.
+
+Before playing it prints (stderr) the expected duration: for every planned game, the
+moves per seat (from greedy self-play) times each seat's budget (greedy at its measured
+move time, random free), plus a per-game and per-tournament overhead, over the workers.
+Without ``--groups`` it plays the most rotation groups per lineup that keep that
+estimate under ``TARGET_MINUTES`` (at least one). Results files go to ``--out``
+(default ``ladder-<game>-<N>p``), one per tournament: running the same command again
+continues where a run stopped, and ``DIR/partial.json`` holds the report of the
+tournaments finished so far.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import platform
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from forumlab.agents.registry import check_spec, create_agent
+from forumlab.arena.definition import PoolEntry, TournamentDefinition
+from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.schedule import plan
+from forumlab.arena.store import ResultStore
+from forumlab.arena.tournament import rated_games, run_tournament, versions
+from forumlab.core.errors import ForumlabError
+from forumlab.core.registry import create_game, get_game_class
+
+SEARCH_AGENTS = ("paranoid", "maxn", "brs", "mcts")
+REFERENCE = ("greedy", "random")
+ANCHOR = "greedy"
+CURVE_BUDGETS = (0.01, 0.03, 0.1, 0.3, 1.0)
+QUICK = {"budget": 0.005, "curve": (0.002, 0.005), "groups": 1}
+TARGET_MINUTES = 25.0  # default size: the estimate stays below this (the issue allows 30)
+SELF_PLAY_GAMES = 6  # greedy games that measure game length and greedy's move time
+CALIBRATION_POSITIONS = 3  # positions on which each point's CPU seconds per move are measured
+GAME_OVERHEAD = 0.05  # seconds per game beyond the agents' moves (set-up, notation, store)
+TOURNAMENT_OVERHEAD = 5.0  # seconds per tournament (worker start-up, kernel cache loads)
+
+
+def budget_spec(agent: str, seconds: float) -> str:
+    """The agent spec of ``agent`` at ``seconds`` CPU seconds per move."""
+    return f"{agent}(cpu_time={seconds:g})"
+
+
+def point_label(agent: str, seconds: float) -> str:
+    """The label under which a curve point is rated, e.g. ``mcts@0.1s``."""
+    return f"{agent}@{seconds:g}s"
+
+
+def round_robin(game: str, config: dict, budget: float, groups: int, seed: int) -> TournamentDefinition:
+    """Greedy, random and every search agent at ``budget``, each lineup ``groups`` times."""
+    pool = tuple(PoolEntry(a, a) for a in REFERENCE) + tuple(
+        PoolEntry(a, budget_spec(a, budget)) for a in SEARCH_AGENTS)
+    return TournamentDefinition(game=game, config=config, agents=pool, games_per_lineup=groups,
+                                seed=seed, hard_limit=_hard_limit(budget))
+
+
+def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int, seed: int) -> TournamentDefinition:
+    """``agent`` at ``budget`` against the reference field (greedy and random)."""
+    label = point_label(agent, budget)
+    pool = (PoolEntry(label, budget_spec(agent, budget)),) + tuple(PoolEntry(a, a) for a in REFERENCE)
+    return TournamentDefinition(game=game, config=config, agents=pool, format="gauntlet", candidate=label,
+                                games_per_lineup=groups, seed=seed, hard_limit=_hard_limit(budget))
+
+
+def _hard_limit(budget: float) -> float:
+    # A CPU budget can take several times as long in wall-clock time on a busy machine;
+    # only a real hang should be cut off.
+    return max(60.0, 30 * budget)
+
+
+def self_play(game_obj, games: int = SELF_PLAY_GAMES):
+    """Greedy self-play: (mean plies per seat, greedy seconds per move, positions)."""
+    plies, seconds, moves, positions = [], 0.0, 0, []
+    for g in range(games):
+        agents = [create_agent("greedy", seed=100 * g + s) for s in range(game_obj.players)]
+        state = game_obj.new_state(g + 1)
+        history = [state.copy()]
+        while not state.is_terminal:
+            t0 = time.perf_counter()
+            move = agents[state.current_player].act(state.copy())
+            seconds += time.perf_counter() - t0
+            moves += 1
+            state.play(move)
+            history.append(state.copy())
+        plies.append(len(history) - 1)
+        if g == 0:  # calibration positions: spread over the first game
+            n = len(history) - 1
+            positions = [history[(i * n) // CALIBRATION_POSITIONS] for i in range(CALIBRATION_POSITIONS)]
+    return sum(plies) / len(plies) / game_obj.players, seconds / max(1, moves), positions
+
+
+def expected_seconds(definitions, moves_per_seat: float, greedy_move: float, workers: int) -> float:
+    """Expected wall seconds of ``definitions`` (see the module docstring)."""
+    total = 0.0
+    for d in definitions:
+        work = 0.0
+        for job in plan(d):
+            work += GAME_OVERHEAD
+            for spec in job.specs:
+                work += moves_per_seat * _move_cost(spec, greedy_move)
+        total += work / workers + TOURNAMENT_OVERHEAD
+    return total
+
+
+def _move_cost(spec: str, greedy_move: float) -> float:
+    if spec == "greedy":
+        return greedy_move
+    if "cpu_time=" in spec:
+        return float(spec.split("cpu_time=")[1].rstrip(")"))
+    return 0.0
+
+
+def cpu_per_move(spec: str, positions) -> float:
+    """Mean thread CPU seconds of a fresh ``spec`` agent's move over ``positions``."""
+    used = []
+    for i, state in enumerate(positions):
+        agent = create_agent(spec, seed=i)
+        t0 = time.thread_time()
+        agent.act(state.copy())
+        used.append(time.thread_time() - t0)
+    return sum(used) / len(used)
+
+
+def _db_path(out: Path, kind: str, d: TournamentDefinition) -> Path:
+    digest = hashlib.sha256(d.canonical().encode()).hexdigest()[:10]
+    return out / f"{kind}-{digest}.db"
+
+
+def _outcomes(db: Path):
+    with ResultStore.open(db, readonly=True) as store:
+        return store.outcomes()
+
+
+def _wall_per_move(outcomes, label: str) -> float | None:
+    seconds = moves = 0
+    for o in outcomes:
+        for s, lab in enumerate(o.labels):
+            if lab == label:
+                seconds += o.move_seconds[s]
+                moves += o.moves_made[s]
+    return seconds / moves if moves else None
+
+
+def _rating_rows(outcomes):
+    report = ratings_report(rate(rated_games(outcomes), anchor=ANCHOR))
+    return {row["agent"]: row for row in report["agents"]}, report
+
+
+def _entry(row: dict, **extra) -> dict:
+    keep = ("elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "separated")
+    return {**extra, **{k: row[k] for k in keep}}
+
+
+def build_report(header: dict, rr, curve, cpu: dict) -> dict:
+    """The JSON report of the tournaments finished so far.
+
+    ``rr`` is (definition, outcomes) or None; ``curve`` a list of (agent, budget,
+    definition, outcomes) of the finished gauntlets; ``cpu`` maps spec -> CPU s/move.
+    """
+    report = dict(header)
+    if rr is not None:
+        d, outcomes = rr
+        rows, full = _rating_rows(outcomes)
+        report["round_robin"] = {
+            "budget_cpu_seconds": header["budget"], "games": len(outcomes), "anchor": ANCHOR,
+            "agents": [_entry(rows[a.label], agent=a.label, spec=a.spec,
+                              cpu_seconds_per_move=cpu.get(a.spec),
+                              wall_seconds_per_move=_wall_per_move(outcomes, a.label))
+                       for a in sorted(d.agents, key=lambda a: -rows[a.label]["elo"])],
+            "separation_note": full["separation"]["note"],
+        }
+    if curve:
+        everything = [o for *_, outcomes in curve for o in outcomes]
+        rows, full = _rating_rows(everything)
+        points = []
+        for agent, budget, d, outcomes in curve:
+            label = point_label(agent, budget)
+            points.append(_entry(rows[label], agent=agent, budget_cpu_seconds=budget, label=label,
+                                 spec=budget_spec(agent, budget),
+                                 cpu_seconds_per_move=cpu.get(budget_spec(agent, budget)),
+                                 wall_seconds_per_move=_wall_per_move(outcomes, label)))
+        report["curve"] = {
+            "budgets": list(header["curve_budgets"]), "anchor": ANCHOR, "games": len(everything),
+            "field": list(REFERENCE), "points": points,
+            "reference": [_entry(rows[a], agent=a) for a in REFERENCE if a in rows],
+            "separation_note": full["separation"]["note"],
+        }
+    return report
+
+
+def plot_curve(report: dict, path: Path) -> str | None:
+    """Draw Elo against CPU seconds per move, one line per agent; None without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, agent in enumerate(SEARCH_AGENTS):
+        pts = [p for p in report["curve"]["points"] if p["agent"] == agent]
+        # Staggered a little sideways so that equal points do not hide each other.
+        shift = 1.05 ** (i - (len(SEARCH_AGENTS) - 1) / 2)
+        xs = [p["budget_cpu_seconds"] * shift for p in pts]
+        ys = [p["elo"] for p in pts]
+        err = [[p["elo"] - p["elo_low"] for p in pts], [p["elo_high"] - p["elo"] for p in pts]]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=agent)
+    ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--", label="greedy (anchor)")
+    ax.set_xscale("log")
+    ax.set_xlabel("CPU seconds per move (points staggered sideways)")
+    ax.set_ylabel("Elo against greedy (95% interval)")
+    ax.set_title(f"{report['game']}, {report['players']} players: "
+                 f"{report['curve']['games']} games vs greedy and random")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return str(path)
+
+
+def _fail(message: str) -> None:
+    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
+    sys.exit(2)
+
+
+def _note(message: str) -> None:
+    click.echo(f"ladder: {message}", err=True)
+
+
+@click.command()
+@click.option("--game", required=True, help="A registered game.")
+@click.option("--players", type=int, default=None, help="Players (default: the game's default).")
+@click.option("--budget", type=float, default=0.2, show_default=True,
+              help="CPU seconds per move of the search agents in the round robin.")
+@click.option("--groups", type=int, default=None,
+              help=f"Rotation groups per lineup (default: most that fit {TARGET_MINUTES:g} min, at least 1).")
+@click.option("--workers", type=int, default=2, show_default=True, help="Worker processes (one game each).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory for results files and the plot (default: ladder-<game>-<N>p).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--quick", is_flag=True, help="A tiny configuration for a smoke test.")
+def main(game, players, budget, groups, workers, out, seed, quick):
+    """Equal-budget round robin and scaling curve of the search agents, as JSON."""
+    started = time.perf_counter()
+    command = "python -m benchmarks.ladder " + shlex.join(sys.argv[1:])
+    try:
+        get_game_class(game)
+        config = {"players": players if players is not None else create_game(game).players}
+        game_obj = create_game(game, config)
+    except ForumlabError as exc:
+        _fail(exc)
+    curve_budgets = CURVE_BUDGETS
+    if quick:
+        budget, curve_budgets = QUICK["budget"], QUICK["curve"]
+        groups = QUICK["groups"] if groups is None else groups
+    if not (math.isfinite(budget) and budget > 0):
+        _fail(f"--budget must be a positive number of seconds, not {budget!r}")
+    if groups is not None and groups < 1:
+        _fail(f"--groups must be at least 1, not {groups}")
+    if workers < 1:
+        _fail(f"--workers must be at least 1, not {workers}")
+    for agent in SEARCH_AGENTS + REFERENCE:
+        try:
+            check_spec(budget_spec(agent, budget) if agent in SEARCH_AGENTS else agent)
+        except ForumlabError as exc:
+            _fail(exc)
+    out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
+    if out_dir.exists() and not out_dir.is_dir():
+        _fail(f"--out {out_dir} exists and is not a directory")
+
+    moves_per_seat, greedy_move, positions = self_play(game_obj)
+
+    def definitions(k):
+        rr = round_robin(game, config, budget, k, seed)
+        gs = [(a, b, gauntlet(game, config, a, b, k, seed)) for b in curve_budgets for a in SEARCH_AGENTS]
+        return rr, gs
+
+    def estimate(k):
+        rr, gs = definitions(k)
+        return expected_seconds([rr] + [d for *_, d in gs], moves_per_seat, greedy_move, workers)
+
+    if groups is None:
+        groups = 1
+        while estimate(groups + 1) <= TARGET_MINUTES * 60:
+            groups += 1
+    rr_def, curve_defs = definitions(groups)
+    expected = estimate(groups)
+    games_planned = len(plan(rr_def)) + sum(len(plan(d)) for *_, d in curve_defs)
+    _note(f"{game}, {config['players']} players: {games_planned} games ({groups} group(s) per lineup), "
+          f"{moves_per_seat:.1f} moves per seat, greedy {greedy_move * 1000:.1f} ms/move; "
+          f"expected about {expected / 60:.1f} min on {workers} worker(s)")
+    if expected > 30 * 60:
+        _note("the estimate exceeds 30 min even so: a smaller --budget or fewer --groups shortens it")
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    # CPU seconds per move actually used by each budgeted spec; each agent family moves
+    # once untimed first, so that loading its kernels is not counted.
+    for agent in SEARCH_AGENTS:
+        create_agent(budget_spec(agent, min(curve_budgets)), seed=0).act(positions[0].copy())
+    specs = [a.spec for a in rr_def.agents if "cpu_time=" in a.spec]
+    specs += [budget_spec(a, b) for a, b, _ in curve_defs]
+    cpu = {spec: cpu_per_move(spec, positions) for spec in dict.fromkeys(specs)}
+
+    header = {
+        "benchmark": "ladder", "game": game, "players": config["players"], "config": config,
+        "command": command, "versions": versions(game), "machine": platform.machine(),
+        "cores": os.cpu_count(), "workers": workers, "groups": groups, "seed": seed, "quick": quick,
+        "budget": budget, "curve_budgets": list(curve_budgets), "budget_unit": "cpu_time (thread CPU seconds per move)",
+        "seating": rr_def.rotations, "moves_per_seat": moves_per_seat, "expected_minutes": expected / 60,
+        "cpu_seconds_per_move_measured_on": f"{len(positions)} positions of a greedy self-play game, in the ladder's process",
+    }
+    partial = out_dir / "partial.json"
+    rr_done = None
+    curve_done = []
+    for kind, d, tag in [("round-robin", rr_def, None)] + [("curve", d, (a, b)) for a, b, d in curve_defs]:
+        db = _db_path(out_dir, kind if tag is None else f"curve-{tag[0]}-{tag[1]:g}", d)
+        run_tournament(d, db, workers, None, progress=False)
+        outcomes = _outcomes(db)
+        if tag is None:
+            rr_done = (d, outcomes)
+        else:
+            curve_done.append((tag[0], tag[1], d, outcomes))
+        partial.write_text(json.dumps(build_report(header, rr_done, curve_done, cpu), indent=1))
+        _note(f"finished {db.name} ({len(outcomes)} games, {(time.perf_counter() - started) / 60:.1f} min so far)")
+
+    report = build_report(header, rr_done, curve_done, cpu)
+    png = out_dir / f"ladder-{game}-{config['players']}p.png"
+    report["plot"] = plot_curve(report, png)
+    if report["plot"] is None:
+        report["plot_note"] = "matplotlib is not installed (pip install 'forumlab[plot]'): no plot written"
+        _note(report["plot_note"])
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(report, indent=1))
+
+
+def run() -> None:
+    """``main`` with click's usage errors as one ``error:`` line and exit code 2."""
+    try:
+        main.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        _fail(exc.format_message())
+
+
+if __name__ == "__main__":
+    run()
