@@ -1,18 +1,28 @@
 """The ladder: equal-budget strength of the search agents, and how it scales with time.
 
 Usage: python -m benchmarks.ladder --game G [--players N] [--budget 0.2] [--groups K]
-       [--workers 2] [--out DIR] [--quick]
+       [--workers 2] [--out DIR] [--agent SPEC ...] [--no-curve] [--quick]
 
 Works for every registered game (nothing below is specific to one). Budgets are CPU
 seconds of the searching thread per move (the agents' ``cpu_time=``), so a result does
 not depend on how busy the machine is; only the wall-clock duration does.
 
-1. Round robin at ``--budget`` seconds per move of greedy, random, paranoid, maxn, brs
-   and mcts, through the arena with neighbour-balanced seating (every seat, every
-   predecessor), one game per worker process.
-2. Scaling curve: each search agent at 0.01, 0.03, 0.1, 0.3 and 1 s per move in a
-   gauntlet against the fixed reference field (greedy and random). All gauntlets are
-   rated together, so every point is on one Plackett-Luce Elo scale anchored at greedy.
+1. Round robin at ``--budget`` seconds per move of greedy, paranoid, maxn, brs and mcts,
+   through the arena with neighbour-balanced seating (every seat, every predecessor),
+   one game per worker process. Random is left out of the round robin: it finishes
+   behind every agent in practically every game, so its lineups cost half the round
+   robin at 3 players and tell nothing about the search agents; it is rated in the
+   curve's field instead. ``--agent SPEC`` (repeatable) replaces the search agents by
+   the given specs, e.g. candidate MCTS settings when tuning a game's defaults; a spec
+   without a budget of its own (``iterations``, ``nodes``, ``depth``, ``time``,
+   ``cpu_time``) gets ``cpu_time=--budget``, one with an iteration or node budget
+   keeps it, so such a run replays bit for bit.
+2. Scaling curve (skipped with ``--no-curve``): each search agent at 0.01, 0.03, 0.1,
+   0.3 and 1 s per move in a gauntlet against the fixed reference field: greedy and
+   random, in one lineup at 3+ players; greedy alone at 2 players (a 2-player game has
+   room for one reference agent, and the games against random would double the
+   curve's cost to say only that search beats random). All gauntlets are rated
+   together, so every point is on one Plackett-Luce Elo scale anchored at greedy.
 3. Prints one JSON object: per point the Elo against greedy with its 95% interval, the
    games, the CPU seconds per move actually used (``time.thread_time`` around the
    agent's move on a few positions of a greedy self-play game, measured in this
@@ -45,6 +55,7 @@ from pathlib import Path
 import click
 
 from forumlab.agents.registry import check_spec, create_agent
+from forumlab.agents.spec import parse_spec
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.ratings import rate, ratings_report
 from forumlab.arena.schedule import plan
@@ -65,9 +76,27 @@ GAME_OVERHEAD = 0.05  # seconds per game beyond the agents' moves (set-up, notat
 TOURNAMENT_OVERHEAD = 5.0  # seconds per tournament (worker start-up, kernel cache loads)
 
 
+BUDGET_PARAMS = ("iterations", "nodes", "depth", "time", "cpu_time")
+
+
 def budget_spec(agent: str, seconds: float) -> str:
     """The agent spec of ``agent`` at ``seconds`` CPU seconds per move."""
     return f"{agent}(cpu_time={seconds:g})"
+
+
+def with_budget(spec: str, seconds: float) -> str:
+    """``spec`` as given when it names a budget of its own, else at ``seconds`` CPU s/move."""
+    name, params = parse_spec(spec)
+    if any(k in params for k in BUDGET_PARAMS):
+        return spec
+    if not params:
+        return budget_spec(name, seconds)
+    return f"{spec.rstrip()[:-1]}, cpu_time={seconds:g})"
+
+
+def field(players: int) -> tuple[str, ...]:
+    """The curve's reference field: greedy and random, or greedy alone at 2 players."""
+    return REFERENCE if players >= 3 else (ANCHOR,)
 
 
 def point_label(agent: str, seconds: float) -> str:
@@ -75,10 +104,14 @@ def point_label(agent: str, seconds: float) -> str:
     return f"{agent}@{seconds:g}s"
 
 
-def round_robin(game: str, config: dict, budget: float, groups: int, seed: int) -> TournamentDefinition:
-    """Greedy, random and every search agent at ``budget``, each lineup ``groups`` times."""
-    pool = tuple(PoolEntry(a, a) for a in REFERENCE) + tuple(
-        PoolEntry(a, budget_spec(a, budget)) for a in SEARCH_AGENTS)
+def round_robin(game: str, config: dict, budget: float, groups: int, seed: int,
+                specs: tuple[str, ...] = ()) -> TournamentDefinition:
+    """Greedy and every search agent at ``budget`` (or ``specs``), each lineup ``groups`` times."""
+    if specs:
+        entries = tuple(PoolEntry(s, with_budget(s, budget)) for s in specs)
+    else:
+        entries = tuple(PoolEntry(a, budget_spec(a, budget)) for a in SEARCH_AGENTS)
+    pool = (PoolEntry(ANCHOR, ANCHOR),) + entries
     return TournamentDefinition(game=game, config=config, agents=pool, games_per_lineup=groups,
                                 seed=seed, hard_limit=_hard_limit(budget))
 
@@ -86,7 +119,7 @@ def round_robin(game: str, config: dict, budget: float, groups: int, seed: int) 
 def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int, seed: int) -> TournamentDefinition:
     """``agent`` at ``budget`` against the reference field (greedy and random)."""
     label = point_label(agent, budget)
-    pool = (PoolEntry(label, budget_spec(agent, budget)),) + tuple(PoolEntry(a, a) for a in REFERENCE)
+    pool = (PoolEntry(label, budget_spec(agent, budget)),) + tuple(PoolEntry(a, a) for a in field(config["players"]))
     return TournamentDefinition(game=game, config=config, agents=pool, format="gauntlet", candidate=label,
                                 games_per_lineup=groups, seed=seed, hard_limit=_hard_limit(budget))
 
@@ -118,25 +151,20 @@ def self_play(game_obj, games: int = SELF_PLAY_GAMES):
     return sum(plies) / len(plies) / game_obj.players, seconds / max(1, moves), positions
 
 
-def expected_seconds(definitions, moves_per_seat: float, greedy_move: float, workers: int) -> float:
-    """Expected wall seconds of ``definitions`` (see the module docstring)."""
+def expected_seconds(definitions, moves_per_seat: float, move_seconds: dict, workers: int) -> float:
+    """Expected wall seconds of ``definitions`` (see the module docstring).
+
+    ``move_seconds`` maps every spec that plays to its measured seconds per move.
+    """
     total = 0.0
     for d in definitions:
         work = 0.0
         for job in plan(d):
             work += GAME_OVERHEAD
             for spec in job.specs:
-                work += moves_per_seat * _move_cost(spec, greedy_move)
+                work += moves_per_seat * move_seconds.get(spec, 0.0)
         total += work / workers + TOURNAMENT_OVERHEAD
     return total
-
-
-def _move_cost(spec: str, greedy_move: float) -> float:
-    if spec == "greedy":
-        return greedy_move
-    if "cpu_time=" in spec:
-        return float(spec.split("cpu_time=")[1].rstrip(")"))
-    return 0.0
 
 
 def cpu_per_move(spec: str, positions) -> float:
@@ -210,7 +238,7 @@ def build_report(header: dict, rr, curve, cpu: dict) -> dict:
                                  wall_seconds_per_move=_wall_per_move(outcomes, label)))
         report["curve"] = {
             "budgets": list(header["curve_budgets"]), "anchor": ANCHOR, "games": len(everything),
-            "field": list(REFERENCE), "points": points,
+            "field": list(field(header["players"])), "points": points,
             "reference": [_entry(rows[a], agent=a) for a in REFERENCE if a in rows],
             "separation_note": full["separation"]["note"],
         }
@@ -268,8 +296,12 @@ def _note(message: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Directory for results files and the plot (default: ladder-<game>-<N>p).")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--agent", "specs", multiple=True,
+              help="Round-robin agent spec instead of the search agents (repeatable); "
+                   "cpu_time=--budget is added unless it names a budget.")
+@click.option("--no-curve", is_flag=True, help="Play the round robin only.")
 @click.option("--quick", is_flag=True, help="A tiny configuration for a smoke test.")
-def main(game, players, budget, groups, workers, out, seed, quick):
+def main(game, players, budget, groups, workers, out, seed, specs, no_curve, quick):
     """Equal-budget round robin and scaling curve of the search agents, as JSON."""
     started = time.perf_counter()
     command = "python -m benchmarks.ladder " + shlex.join(sys.argv[1:])
@@ -289,11 +321,15 @@ def main(game, players, budget, groups, workers, out, seed, quick):
         _fail(f"--groups must be at least 1, not {groups}")
     if workers < 1:
         _fail(f"--workers must be at least 1, not {workers}")
-    for agent in SEARCH_AGENTS + REFERENCE:
-        try:
+    try:
+        for agent in SEARCH_AGENTS + REFERENCE:
             check_spec(budget_spec(agent, budget) if agent in SEARCH_AGENTS else agent)
-        except ForumlabError as exc:
-            _fail(exc)
+        for spec in specs:
+            check_spec(with_budget(spec, budget))
+    except ForumlabError as exc:
+        _fail(exc)
+    if len(set(specs)) != len(specs) or ANCHOR in specs:
+        _fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
     out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
     if out_dir.exists() and not out_dir.is_dir():
         _fail(f"--out {out_dir} exists and is not a directory")
@@ -301,13 +337,26 @@ def main(game, players, budget, groups, workers, out, seed, quick):
     moves_per_seat, greedy_move, positions = self_play(game_obj)
 
     def definitions(k):
-        rr = round_robin(game, config, budget, k, seed)
-        gs = [(a, b, gauntlet(game, config, a, b, k, seed)) for b in curve_budgets for a in SEARCH_AGENTS]
+        rr = round_robin(game, config, budget, k, seed, specs)
+        gs = [] if no_curve else [(a, b, gauntlet(game, config, a, b, k, seed))
+                                  for b in curve_budgets for a in SEARCH_AGENTS]
         return rr, gs
+
+    # CPU seconds per move actually used by each searching spec (they also feed the
+    # duration estimate); each agent family moves once untimed first, so that loading
+    # its kernels is not counted.
+    rr_one, curve_one = definitions(1)
+    searching = [a.spec for a in rr_one.agents if a.spec not in REFERENCE]
+    searching += [budget_spec(a, b) for a, b, _ in curve_one]
+    for family in dict.fromkeys(parse_spec(s)[0] for s in searching):
+        warm = budget_spec(family, min(curve_budgets)) if family in SEARCH_AGENTS else family
+        create_agent(warm, seed=0).act(positions[0].copy())
+    cpu = {spec: cpu_per_move(spec, positions) for spec in dict.fromkeys(searching)}
+    move_seconds = {**cpu, ANCHOR: greedy_move}
 
     def estimate(k):
         rr, gs = definitions(k)
-        return expected_seconds([rr] + [d for *_, d in gs], moves_per_seat, greedy_move, workers)
+        return expected_seconds([rr] + [d for *_, d in gs], moves_per_seat, move_seconds, workers)
 
     if groups is None:
         groups = 1
@@ -318,18 +367,10 @@ def main(game, players, budget, groups, workers, out, seed, quick):
     games_planned = len(plan(rr_def)) + sum(len(plan(d)) for *_, d in curve_defs)
     _note(f"{game}, {config['players']} players: {games_planned} games ({groups} group(s) per lineup), "
           f"{moves_per_seat:.1f} moves per seat, greedy {greedy_move * 1000:.1f} ms/move; "
-          f"expected about {expected / 60:.1f} min on {workers} worker(s)")
+          f"expected about {expected / 60:.1f} min on {workers} worker(s) of an otherwise idle machine")
     if expected > 30 * 60:
         _note("the estimate exceeds 30 min even so: a smaller --budget or fewer --groups shortens it")
     out_dir.mkdir(parents=True, exist_ok=True)
-
-    # CPU seconds per move actually used by each budgeted spec; each agent family moves
-    # once untimed first, so that loading its kernels is not counted.
-    for agent in SEARCH_AGENTS:
-        create_agent(budget_spec(agent, min(curve_budgets)), seed=0).act(positions[0].copy())
-    specs = [a.spec for a in rr_def.agents if "cpu_time=" in a.spec]
-    specs += [budget_spec(a, b) for a, b, _ in curve_defs]
-    cpu = {spec: cpu_per_move(spec, positions) for spec in dict.fromkeys(specs)}
 
     header = {
         "benchmark": "ladder", "game": game, "players": config["players"], "config": config,
@@ -355,8 +396,8 @@ def main(game, players, budget, groups, workers, out, seed, quick):
 
     report = build_report(header, rr_done, curve_done, cpu)
     png = out_dir / f"ladder-{game}-{config['players']}p.png"
-    report["plot"] = plot_curve(report, png)
-    if report["plot"] is None:
+    report["plot"] = plot_curve(report, png) if "curve" in report else None
+    if report["plot"] is None and "curve" in report:
         report["plot_note"] = "matplotlib is not installed (pip install 'forumlab[plot]'): no plot written"
         _note(report["plot_note"])
     report["seconds"] = round(time.perf_counter() - started, 1)

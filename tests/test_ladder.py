@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ladder import ANCHOR, QUICK, REFERENCE, SEARCH_AGENTS
+from benchmarks.ladder import ANCHOR, QUICK, SEARCH_AGENTS, field, with_budget
 from forumlab.core.registry import game_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
 
     rr = report["round_robin"]
     assert rr["budget_cpu_seconds"] == QUICK["budget"] and rr["anchor"] == ANCHOR
-    assert sorted(a["agent"] for a in rr["agents"]) == sorted(SEARCH_AGENTS + REFERENCE)
+    assert sorted(a["agent"] for a in rr["agents"]) == sorted(SEARCH_AGENTS + (ANCHOR,))
     for a in rr["agents"]:
         check_rated(a)
         assert a["wall_seconds_per_move"] is not None
@@ -59,7 +59,8 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
         check_rated(p)
         assert p["cpu_seconds_per_move"] > 0 and p["wall_seconds_per_move"] is not None
     reference = {r["agent"]: r for r in curve["reference"]}
-    assert set(reference) == set(REFERENCE) and reference[ANCHOR]["elo"] == 0
+    assert curve["field"] == [ANCHOR] == list(field(2))  # a 2-player game has room for one
+    assert set(reference) == {ANCHOR} and reference[ANCHOR]["elo"] == 0
     # Every game of every gauntlet is rated on the one scale.
     assert curve["games"] == sum(p["games"] for p in curve["points"])
 
@@ -78,6 +79,9 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
     (["--game", "forma", "--workers", "0"], "--workers"),
     (["--game", "forma", "--players", "9"], "players"),
     (["--game", "forma", "--budget", "x"], "--budget"),
+    (["--game", "forma", "--agent", "mcts(c=-1)"], "c must be"),
+    (["--game", "forma", "--agent", "nosuch"], "nosuch"),
+    (["--game", "forma", "--agent", "mcts", "--agent", "mcts"], "--agent"),
 ])
 def test_bad_input_is_one_error_line_and_creates_nothing(args, fragment, tmp_path):
     out = tmp_path / "out"
@@ -87,3 +91,38 @@ def test_bad_input_is_one_error_line_and_creates_nothing(args, fragment, tmp_pat
     assert message.startswith("error: ") and "\n" not in message and "Traceback" not in message, message
     assert fragment in message
     assert proc.stdout == "" and not out.exists()
+
+
+def test_field_has_random_beside_greedy_from_three_players():
+    assert field(2) == (ANCHOR,)
+    assert field(3) == field(4) == (ANCHOR, "random")
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("mcts", "mcts(cpu_time=0.2)"),
+    ("mcts(c=0.3, widen=0.5)", "mcts(c=0.3, widen=0.5, cpu_time=0.2)"),
+    ("mcts(iterations=300)", "mcts(iterations=300)"),
+    ("paranoid(nodes=5000)", "paranoid(nodes=5000)"),
+    ("brs(depth=2)", "brs(depth=2)"),
+    ("maxn(cpu_time=1)", "maxn(cpu_time=1)"),
+])
+def test_agent_specs_get_the_budget_unless_they_name_one(spec, expected):
+    assert with_budget(spec, 0.2) == expected
+
+
+@pytest.mark.slow
+def test_candidate_specs_replace_the_search_agents_and_replay_bit_for_bit(tmp_path):
+    args = ["--game", "forum-romanum", "--players", "3", "--groups", "1", "--workers", "2", "--no-curve",
+            "--agent", "mcts(iterations=30)", "--agent", "mcts(iterations=30, c=2)"]
+    first = ladder(*args, "--out", str(tmp_path / "a"))
+    second = ladder(*args, "--out", str(tmp_path / "b"))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert "curve" not in a and a["plot"] is None
+    rows = {r["agent"]: r for r in a["round_robin"]["agents"]}
+    assert set(rows) == {ANCHOR, "mcts(iterations=30)", "mcts(iterations=30, c=2)"}
+    assert rows["mcts(iterations=30)"]["spec"] == "mcts(iterations=30)"
+    assert rows[ANCHOR]["games"] == 6  # one balanced group of 3 players
+    # Iteration budgets: the same games, hence the same ratings, on a second run.
+    strip = lambda r: [(x["agent"], x["elo"], x["mean_rank"]) for x in r["round_robin"]["agents"]]
+    assert strip(a) == strip(b)
