@@ -84,10 +84,13 @@ def agents():
     from .core.registry import game_names, get_game_class
 
     for game in game_names():
-        tuned = get_game_class(game).mcts_defaults
-        if tuned:
-            pairs = ", ".join(f"{k}={v!r}" for k, v in tuned.items())
+        cls = get_game_class(game)
+        if cls.mcts_defaults:
+            pairs = ", ".join(f"{k}={v!r}" for k, v in cls.mcts_defaults.items())
             click.echo(f"\nmcts defaults tuned for {game} (explicit values win): {pairs}")
+        for players, tuned in sorted(cls.mcts_defaults_by_players.items()):
+            pairs = ", ".join(f"{k}={v!r}" for k, v in tuned.items())
+            click.echo(f"  with {players} players also: {pairs}")
     click.echo("\nEvery agent also takes seed=N. Third-party agents: 'package.module:Class(k=v)'.")
 
 

@@ -168,3 +168,15 @@ def test_reused_subtree_keeps_its_best_first_orders():
     values = np.array([-heuristic_after(state, m) for m in legal])
     fresh_order = [legal[i] for i in np.argsort(values, kind="stable")]  # what ordering gives
     assert set(moves.tolist()) == set(fresh_order[:len(moves)])
+
+
+def test_tuned_defaults_per_player_count_apply_below_explicit_values(monkeypatch):
+    from forumlab.engines.forma.game import Forma as FormaGame
+
+    monkeypatch.setattr(FormaGame, "mcts_defaults_by_players", {4: {"tree_depth": 5, "c": 0.9}})
+    agent = create_agent("mcts(c=0.4)")
+    four, two = create_game("forma", {"players": 4}), create_game("forma", {"players": 2})
+    at_four, at_two = agent.settings_for(four), agent.settings_for(two)
+    assert at_four["tree_depth"] == 5 and at_four["c"] == 0.4  # the spec's own value wins
+    assert at_two["tree_depth"] == FormaGame.mcts_defaults["tree_depth"]
+    assert at_four["rollout"] == at_two["rollout"] == FormaGame.mcts_defaults["rollout"]

@@ -127,8 +127,9 @@ class MCTSAgent(Agent):
     # ---- search --------------------------------------------------------------------
     def settings_for(self, game) -> dict:
         """Effective parameters in ``game``: those given in the spec, else the game's
-        tuned MCTS defaults (``Game.mcts_defaults``), else the generic defaults."""
-        tuned = {k: v for k, v in game.mcts_defaults.items() if k not in self.given}
+        tuned MCTS defaults at its player count (``Game.tuned_mcts``), else the
+        generic defaults."""
+        tuned = {k: v for k, v in game.tuned_mcts().items() if k not in self.given}
         return {**self.options, **tuned}
 
     def choose(self, state):

@@ -80,6 +80,9 @@ class Game(ABC):
     kernels: ClassVar[Kernels]
     # MCTS parameters tuned for this game; a spec's explicit values override them.
     mcts_defaults: ClassVar[dict[str, Any]] = {}
+    # Per player count, on top of mcts_defaults: what works against one opponent need
+    # not work against three (see docs/search-notebook.md).
+    mcts_defaults_by_players: ClassVar[dict[int, dict[str, Any]]] = {}
 
     def __init__(self, players: int):
         if not isinstance(players, int) or isinstance(players, bool):
@@ -89,6 +92,10 @@ class Game(ABC):
                 f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
             )
         self.players = players
+
+    def tuned_mcts(self) -> dict[str, Any]:
+        """The MCTS parameters tuned for this game at its player count."""
+        return {**self.mcts_defaults, **self.mcts_defaults_by_players.get(self.players, {})}
 
     # ---- configuration -------------------------------------------------------------
     @property
