@@ -7,7 +7,7 @@ from forumlab.agents.registry import create_agent
 from forumlab.agents.spec import AgentSpecError
 from forumlab.core.registry import create_game
 from forumlab.search import mcts as kernel
-from forumlab.search.rewards import heuristic_base, heuristic_rewards
+from forumlab.search.rewards import heuristic_base, heuristic_rank_rewards, heuristic_rewards
 
 
 def forma_position():
@@ -180,3 +180,47 @@ def test_tuned_defaults_per_player_count_apply_below_explicit_values(monkeypatch
     assert at_four["tree_depth"] == 5 and at_four["c"] == 0.4  # the spec's own value wins
     assert at_two["tree_depth"] == FormaGame.mcts_defaults["tree_depth"]
     assert at_four["rollout"] == at_two["rollout"] == FormaGame.mcts_defaults["rollout"]
+
+
+def played_position(game, players, plies, seed=4):
+    state = create_game(game, {"players": players}).new_state(seed)
+    mover = create_agent("random", seed=seed)
+    for _ in range(plies):
+        state.play(mover.act(state))
+    return state
+
+
+@pytest.mark.parametrize("game, players, plies", [("forum-romanum", 3, 12), ("forum-romanum", 5, 15), ("forma", 4, 9)])
+def test_rank_leaf_value_is_the_mean_chance_of_being_ahead_of_each_other_seat(game, players, plies):
+    state = played_position(game, players, plies)
+    kernels = state.game.kernels
+    margins = [kernels.heuristic(state.array, p) for p in range(players)]
+    # The estimates relative to the leader: the leader's margin is >= 0, everyone
+    # else's margin is its distance to the leader.
+    top = max(margins)
+    assert top >= 0
+    rel = [0.0 if m >= 0 else m for m in margins]
+    out = np.empty(players)
+    heuristic_rank_rewards(kernels.tag, state.array, 10.0, out)
+    sig = lambda x: 1 / (1 + np.exp(-x / 10.0))
+    for p in range(players):
+        expected = sum(sig(rel[p] - rel[q]) for q in range(players) if q != p) / (players - 1)
+        assert out[p] == pytest.approx(expected)
+    # sigmoid(x) + sigmoid(-x) = 1: every pair shares one unit, so the values sum to n/2,
+    # and whoever leads the estimates has the highest value.
+    assert out.sum() == pytest.approx(players / 2)
+    assert int(np.argmax(out)) == int(np.argmax(margins))
+
+
+def test_rank_leaf_value_with_two_players_is_the_win_chance():
+    state = played_position("forma", 2, 7)
+    tag = state.game.kernels.tag
+    win, rank, zero = np.empty(2), np.empty(2), np.zeros(2)
+    heuristic_rewards(tag, state.array, 30.0, zero, win)
+    heuristic_rank_rewards(tag, state.array, 30.0, rank)
+    assert rank == pytest.approx(win)
+
+
+def test_rank_reward_with_relative_leaves_is_refused():
+    with pytest.raises(AgentSpecError, match="hrelative"):
+        create_agent("mcts(reward=rank, hrelative=true)")

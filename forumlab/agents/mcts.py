@@ -38,7 +38,7 @@ class MCTSAgent(Agent):
         "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) | none (heuristic at the leaf)"),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)"),
-        "reward": Param("win", "win | rank | score"),
+        "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank (mean chance of being ahead of each other seat)"),
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
         "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); deeper positions are scored as leaves"),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, not the margin itself"),
@@ -67,6 +67,8 @@ class MCTSAgent(Agent):
         _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool) and o["tree_depth"] >= 0,
                "tree_depth must be an integer >= 0")
         _check(isinstance(o["hrelative"], bool), "hrelative must be true or false")
+        _check(not (o["hrelative"] and o["reward"] == "rank"),
+               "hrelative works with reward=win or score (reward=rank compares the seats with each other)")
         _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
         _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0, "order_depth must be an integer >= 0")
         _check(isinstance(o["widen"], (int, float)) and o["widen"] >= 0, "widen must be a number >= 0")

@@ -62,7 +62,7 @@ from ..core.dispatch import (
 from ..core.rng import rand_below, rand_float
 from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
-from .rewards import heuristic_base, heuristic_rewards, terminal_rewards
+from .rewards import REWARD_RANK, heuristic_base, heuristic_rank_rewards, heuristic_rewards, terminal_rewards
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -221,6 +221,8 @@ def _sorted(buf, n):
 def _evaluate(tag, s, reward_kind, hscale, hbase, out):
     if is_terminal(tag, s):
         terminal_rewards(tag, s, reward_kind, out)
+    elif reward_kind == REWARD_RANK:
+        heuristic_rank_rewards(tag, s, hscale, out)
     else:
         heuristic_rewards(tag, s, hscale, hbase, out)
 

@@ -55,6 +55,32 @@ def heuristic_rewards(tag, s, scale, base, out):
 
 
 @njit(cache=True)
+def heuristic_rank_rewards(tag, s, scale, out):
+    """Rewards of a cut-off position as an expected rank: for each player, the mean over
+    the other players q of sigmoid((estimate_p - estimate_q) / scale).
+
+    ``heuristic(s, p)`` is p's lead over the best other player, so with the leading
+    estimate M, d_p = min(margin_p, 0) is estimate_p - M for every player (0 for the
+    leader) and estimate_p - estimate_q = d_p - d_q: the pairwise comparisons come out of
+    the game's heuristic unchanged. With two players this is heuristic_rewards with a
+    zero base. With more, a search that scores leaves by the lead over the best other
+    only (a win chance) plays to finish first at any risk, and a second place counts as
+    little as a last one; this reading values every opponent beaten, as the rank-based
+    ratings of the arena do.
+    """
+    n = num_players(s)
+    d = np.empty(n, dtype=np.float64)
+    for p in range(n):
+        d[p] = min(heuristic(tag, s, p), 0.0)
+    for p in range(n):
+        total = 0.0
+        for q in range(n):
+            if q != p:
+                total += 1.0 / (1.0 + np.exp(-(d[p] - d[q]) / scale))
+        out[p] = total / (n - 1)
+
+
+@njit(cache=True)
 def heuristic_base(tag, root, relative, out):
     """The margins heuristic_rewards measures from: the root's (relative) or zeros."""
     n = num_players(root)
