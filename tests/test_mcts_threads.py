@@ -244,3 +244,19 @@ def test_bad_thread_count_on_the_command_line_is_one_error_line(tmp_path, monkey
     result = CliRunner().invoke(main, ["play", "forum-romanum", "-a", "mcts(threads=0),random,random"])
     assert_bad_input(result, "threads")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_benchmark_measures_both_thread_counts_on_equal_work():
+    from benchmarks.mcts_threads import THREADS, speed
+
+    report = speed(0.005, 1)
+    assert [(g["game"], g["players"]) for g in report["games"]] == [("forum-romanum", 3), ("forma", 2)]
+    for g in report["games"]:
+        assert g[f"threads={THREADS[0]}"]["iterations"] == g[f"threads={THREADS[1]}"]["iterations"] > 0
+
+
+def test_benchmark_bad_option_is_one_error_line():
+    done = subprocess.run([sys.executable, "-m", "benchmarks.mcts_threads", "--budget", "0"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().startswith("error: --budget") and "\n" not in done.stderr.strip()
