@@ -43,7 +43,7 @@ Root parallelism: ``run_iterations``, ``reset_tree`` and ``reroot`` release the 
 root at once; the agent sums the root children's statistics over the trees
 (:func:`root_totals`, forumlab.agents.mcts).
 
-The tree lives in preallocated arrays (:class:`Tree` in forumlab.agents.mcts),
+The tree lives in preallocated arrays (one ``_Search`` per thread in forumlab.agents.mcts),
 nodes are created one per iteration, and children hang off a first-child /
 next-sibling list. Untried moves of a perfect-information node are visited in a
 pseudo-random order without storing them: child k takes legal move
