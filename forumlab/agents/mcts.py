@@ -6,14 +6,29 @@ with 3 players. A node is added
 per iteration at most, so 100,000 iterations use about 10 MB; ``max_nodes`` caps
 the table (default 2,000,000 nodes, about 260 MB at 3 players), after which the
 search keeps iterating without growing the tree.
+
+Root parallelism (``threads=k``): k searches from the same root run at once in k
+Python threads (the numba kernels release the GIL), each with its own tree, move-order
+pool, progressive-history table and RNG stream (thread 0 draws from the agent's own
+stream, thread i > 0 from one derived from the agent's seed and i). The move played is
+the one with the most root visits summed over the trees (ties: the higher summed
+reward, then the lower move code). ``iterations`` is the total over the threads, shared
+out as evenly as possible, so a search under an iteration budget is reproducible bit
+for bit however the threads are scheduled; ``time`` ends every thread at the same
+wall-clock deadline; ``cpu_time`` is spent by each thread on its own CPU clock. Memory
+grows with the threads: each tree may reach ``max_nodes`` nodes, so k threads may use
+k times the table above (plus about ``8 * 2**17 * players`` bytes of history table and
+up to 8 MB of move-order pool per thread).
 """
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..core.errors import ForumlabError
+from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
 from ..search.rewards import REWARD_NAMES
 from .base import Agent, Param
@@ -22,6 +37,7 @@ from .spec import AgentSpecError
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
+MAX_THREADS = 64
 _ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC, "none": kernel.ROLLOUT_NONE}
 
 
@@ -48,7 +64,9 @@ class MCTSAgent(Agent):
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
-        "max_nodes": Param(2_000_000, "node table size; the tree stops growing when full"),
+        "max_nodes": Param(2_000_000, "node table size of each thread's tree; the tree stops growing when full"),
+        "threads": Param(1, f"root-parallel searches, one tree each (up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
+                            "iterations is their total, time and cpu_time bound each thread"),
     }
 
     def __init__(self, seed: int = 0, **options):
@@ -76,55 +94,22 @@ class MCTSAgent(Agent):
         _check(isinstance(o["reuse"], bool), "reuse must be true or false")
         _check(o["ismcts"] in ("auto", True, False), "ismcts must be auto, true or false")
         _check(isinstance(o["max_nodes"], int) and o["max_nodes"] >= 2, "max_nodes must be an integer >= 2")
-        self._tree = None  # (nodes, rewards, meta, order pool)
-        self._history = None  # per-player progressive-history table
-        self._root_key = None  # (game config, seed, history) of the tree's root
+        _check(_is_threads(o["threads"]), f"threads must be an integer in [1, {MAX_THREADS}]")
+        self._searches: list[_Search] = []  # one per thread, kept between moves
         self.last_search: dict = {}
 
-    # ---- tree management ---------------------------------------------------------
-    def _allocate(self, capacity: int, players: int, max_moves: int):
-        nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
-        rewards = np.empty((capacity, 2 * players), dtype=np.float64)
-        meta = np.zeros(2, dtype=np.int64)
-        # Rows of best-first move orders: up to 512, within about 8 MB.
-        rows = max(16, min(_ORDER_POOL_ROWS, (8 << 20) // (8 * max_moves)))
-        pool = np.empty((rows, max_moves), dtype=np.int64)
-        return nodes, rewards, meta, pool
+    @property
+    def _tree(self):
+        """(nodes, rewards, meta, order pool) of the first thread's tree (tests, probes)."""
+        return self._searches[0].tree if self._searches else None
 
-    def _prepare_root(self, state, room: int):
-        """Reset the tree at ``state``, or re-root the old tree there when possible."""
-        players = state.game.players
-        key = (state.game.name, repr(state.game.config), state.seed)
-        kept = 0
-        if self.options["reuse"] and self._tree is not None and self._root_key is not None:
-            old_key, old_history = self._root_key
-            history = state.history
-            if old_key == key and history[: len(old_history)] == old_history:
-                path = np.array(history[len(old_history):], dtype=np.int64)
-                old_nodes, old_rewards, old_meta, old_pool = self._tree
-                capacity = min(int(old_meta[0]) + room + 1, self.options["max_nodes"])
-                new = self._allocate(capacity, players, state.game.kernels.max_moves)
-                kept = kernel.reroot(old_nodes, old_rewards, old_meta, old_pool, path, *new)
-                self._tree = new
-        if kept == 0:
-            capacity = min(room + 1, self.options["max_nodes"])
-            self._tree = self._allocate(capacity, players, state.game.kernels.max_moves)
-            kernel.reset_tree(self._tree[0], self._tree[2])
-        if self._history is None or self._history.shape[0] != players:
-            self._history = np.zeros((players, 1 << kernel.HISTORY_BITS, 2), dtype=np.float64)
-        return kept
-
-    def _grow(self):
-        """Double the node table (time and cpu_time budgets only), up to max_nodes."""
-        nodes, rewards, meta, pool = self._tree
-        capacity = min(2 * nodes.shape[0], self.options["max_nodes"])
-        if capacity <= nodes.shape[0]:
-            return
-        new_nodes, new_rewards, _, _ = self._allocate(capacity, rewards.shape[1] // 2, pool.shape[1])
-        used = int(meta[0])
-        new_nodes[:used] = nodes[:used]
-        new_rewards[:used] = rewards[:used]
-        self._tree = (new_nodes, new_rewards, meta, pool)
+    def _searches_for(self, threads: int) -> list:
+        """The first ``threads`` searches; thread 0 uses the agent's RNG stream."""
+        while len(self._searches) < threads:
+            i = len(self._searches)
+            rng = self.rng if i == 0 else make_rng(derive_seed(self.seed, "mcts thread", i))
+            self._searches.append(_Search(rng))
+        return self._searches[:threads]
 
     # ---- search --------------------------------------------------------------------
     def settings_for(self, game) -> dict:
@@ -138,82 +123,195 @@ class MCTSAgent(Agent):
         game = state.game
         o = self.settings_for(game)
         ismcts = (not game.perfect_information) if o["ismcts"] == "auto" else bool(o["ismcts"])
-        reward = REWARD_NAMES[o["reward"]]
-        cutoff = o["cutoff"]
-        rollout = _ROLLOUTS[o["rollout"]]
-        imm = float(o["imm"])
-        order_depth = o["order_depth"]
-        root = state.array.copy()
-        tag = game.kernels.tag
-        observer = state.current_player
         time_budget = float(o["time"])
         cpu_budget = float(o["cpu_time"])
         timed = time_budget > 0 or cpu_budget > 0
-        room = _INITIAL_TIME_CAPACITY if timed else o["iterations"]
-        kept = self._prepare_root(state, room)
+        threads = o["threads"]
+        searches = self._searches_for(threads)
+        # Iterations shared out as evenly as possible: the same total gives the same
+        # trees whatever the scheduling.
+        total = o["iterations"]
+        shares = [total // threads + (1 if i < total % threads else 0) for i in range(threads)]
+        settings = (
+            float(o["c"]), ismcts, state.current_player, _ROLLOUTS[o["rollout"]], float(o["epsilon"]),
+            o["cutoff"], REWARD_NAMES[o["reward"]], float(o["hscale"]), float(o["history"]), float(o["imm"]),
+            o["order_depth"], float(o["widen"]), bool(o["hrelative"]), int(o["tree_depth"]),
+        )
+        key = ((game.name, repr(game.config), state.seed), list(state.history))
+        tag = game.kernels.tag
 
-        def run(n):
-            nodes, rewards, meta, pool = self._tree
-            return kernel.run_iterations(
-                tag, root, n, nodes, rewards, meta, pool, self._history, self.rng, float(o["c"]),
-                ismcts, observer, rollout, float(o["epsilon"]), cutoff, reward,
-                float(o["hscale"]), float(o["history"]), imm, order_depth,
-                float(o["widen"]), bool(o["hrelative"]), int(o["tree_depth"]),
-            )
+        def prepare(i):
+            room = _INITIAL_TIME_CAPACITY if timed else shares[i]
+            return searches[i].prepare_root(state, room, o["reuse"], o["max_nodes"])
 
-        started = time.perf_counter()
-        cpu_started = time.thread_time()
-        iterations = 0
-        if timed:
-            # Both clocks are read between chunks of iterations; the first budget spent
-            # ends the search.  Thread CPU time does not stretch when other processes
-            # load the machine, so a cpu_time budget buys the same search anywhere busy.
-            deadline = started + time_budget if time_budget > 0 else float("inf")
-            cpu_deadline = cpu_started + cpu_budget if cpu_budget > 0 else float("inf")
-            while True:
-                iterations += run(_TIME_CHUNK)
-                if time.perf_counter() >= deadline or time.thread_time() >= cpu_deadline:
-                    break
-                nodes, _, meta, _ = self._tree
-                if meta[0] + _TIME_CHUNK >= nodes.shape[0]:
-                    self._grow()
+        def run(i):
+            root = state.array.copy()  # one per thread, nothing shared but read-only settings
+            done, cpu = searches[i].spend(tag, root, settings, shares[i], deadline, cpu_budget, o["max_nodes"])
+            searches[i].root_key = key
+            return done, cpu
+
+        def deadline_from(started):
+            # Every thread stops at the same wall-clock deadline; each spends its own CPU budget.
+            if not timed:
+                return None
+            return started + time_budget if time_budget > 0 else float("inf")
+
+        if threads == 1:
+            kept = [prepare(0)]
+            started = time.perf_counter()
+            deadline = deadline_from(started)
+            results = [run(0)]
         else:
-            iterations = run(o["iterations"])
-        move = self._best_root_move(state)
-        nodes, rewards, meta, _ = self._tree
+            started = time.perf_counter()
+            deadline = deadline_from(started)
+            # The calling thread runs search 0; leaving the with-block joins the pool,
+            # so no thread outlives the move.
+            def prepare_and_run(i):
+                return prepare(i), run(i)
+
+            with ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="mcts") as pool:
+                futures = [pool.submit(prepare_and_run, i) for i in range(1, threads)]
+                first = prepare_and_run(0)
+                done = [first] + [f.result() for f in futures]
+            kept = [d[0] for d in done]
+            results = [d[1] for d in done]
+        move = _best_root_move(state, [s.tree for s in searches])
         self.last_search = {
-            "iterations": iterations,
+            "iterations": sum(r[0] for r in results),
             "seconds": time.perf_counter() - started,
-            "cpu_seconds": time.thread_time() - cpu_started,
-            "nodes": int(meta[0]),
-            "reused_nodes": int(kept),
+            "cpu_seconds": sum(r[1] for r in results),
+            "nodes": sum(int(s.tree[2][0]) for s in searches),
+            "reused_nodes": sum(int(k) for k in kept),
+            "threads": threads,
+            "thread_iterations": [r[0] for r in results],
+            "thread_cpu_seconds": [r[1] for r in results],
         }
-        self._root_key = ((game.name, repr(game.config), state.seed), list(state.history))
         return move
 
-    def _best_root_move(self, state) -> int:
-        nodes, rewards, _, _ = self._tree
+
+class _Search:
+    """One search tree with its progressive-history table, RNG stream and root key,
+    kept between moves for tree reuse (root-parallel search keeps one per thread)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.tree = None  # (nodes, rewards, meta, order pool)
+        self.history = None  # per-player progressive-history table
+        self.root_key = None  # ((game, config, seed), history) of the tree's root
+
+    # ---- tree management ---------------------------------------------------------
+    @staticmethod
+    def _allocate(capacity: int, players: int, max_moves: int):
+        nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
+        rewards = np.empty((capacity, 2 * players), dtype=np.float64)
+        meta = np.zeros(2, dtype=np.int64)
+        # Rows of best-first move orders: up to 512, within about 8 MB.
+        rows = max(16, min(_ORDER_POOL_ROWS, (8 << 20) // (8 * max_moves)))
+        pool = np.empty((rows, max_moves), dtype=np.int64)
+        return nodes, rewards, meta, pool
+
+    def prepare_root(self, state, room: int, reuse: bool, max_nodes: int) -> int:
+        """Reset the tree at ``state``, or re-root the old tree there when possible;
+        return the nodes kept."""
+        players = state.game.players
+        key = (state.game.name, repr(state.game.config), state.seed)
+        kept = 0
+        if reuse and self.tree is not None and self.root_key is not None:
+            old_key, old_history = self.root_key
+            history = state.history
+            if old_key == key and history[: len(old_history)] == old_history:
+                path = np.array(history[len(old_history):], dtype=np.int64)
+                old_nodes, old_rewards, old_meta, old_pool = self.tree
+                capacity = min(int(old_meta[0]) + room + 1, max_nodes)
+                new = self._allocate(capacity, players, state.game.kernels.max_moves)
+                kept = kernel.reroot(old_nodes, old_rewards, old_meta, old_pool, path, *new)
+                self.tree = new
+        if kept == 0:
+            capacity = min(room + 1, max_nodes)
+            self.tree = self._allocate(capacity, players, state.game.kernels.max_moves)
+            kernel.reset_tree(self.tree[0], self.tree[2])
+        if self.history is None or self.history.shape[0] != players:
+            self.history = np.zeros((players, 1 << kernel.HISTORY_BITS, 2), dtype=np.float64)
+        return kept
+
+    def grow(self, max_nodes: int) -> None:
+        """Double the node table (time and cpu_time budgets only), up to max_nodes."""
+        nodes, rewards, meta, pool = self.tree
+        capacity = min(2 * nodes.shape[0], max_nodes)
+        if capacity <= nodes.shape[0]:
+            return
+        new_nodes, new_rewards, _, _ = self._allocate(capacity, rewards.shape[1] // 2, pool.shape[1])
+        used = int(meta[0])
+        new_nodes[:used] = nodes[:used]
+        new_rewards[:used] = rewards[:used]
+        self.tree = (new_nodes, new_rewards, meta, pool)
+
+    def spend(self, tag, root, settings: tuple, iterations: int, deadline, cpu_budget: float,
+              max_nodes: int):
+        """Search from ``root``: ``iterations`` iterations when ``deadline`` is None, else
+        chunks of iterations until the wall clock passes ``deadline`` or this thread's
+        CPU clock has advanced by ``cpu_budget`` seconds (when > 0).
+
+        Returns (iterations done, CPU seconds of the calling thread).
+        """
+        cpu_started = time.thread_time()
+        if deadline is None:
+            done = self._run(tag, root, iterations, settings)
+        else:
+            # Both clocks are read between chunks of iterations; the first budget spent
+            # ends the search.  Thread CPU time does not stretch when other processes
+            # load the machine, so a cpu_time budget buys the same search anywhere busy;
+            # each thread reads its own clock, so it is per thread under root parallelism.
+            cpu_deadline = cpu_started + cpu_budget if cpu_budget > 0 else float("inf")
+            done = 0
+            while True:
+                done += self._run(tag, root, _TIME_CHUNK, settings)
+                if time.perf_counter() >= deadline or time.thread_time() >= cpu_deadline:
+                    break
+                nodes, _, meta, _ = self.tree
+                if meta[0] + _TIME_CHUNK >= nodes.shape[0]:
+                    self.grow(max_nodes)
+        return done, time.thread_time() - cpu_started
+
+    def _run(self, tag, root, n: int, settings: tuple) -> int:
+        nodes, rewards, meta, pool = self.tree
+        return kernel.run_iterations(tag, root, n, nodes, rewards, meta, pool, self.history, self.rng,
+                                     *settings)
+
+
+def _best_root_move(state, trees) -> int:
+    """The legal move with the most root visits summed over ``trees``; ties go to the
+    higher mean reward for the mover, then to the lower move code."""
+    found = []
+    for nodes, rewards, _, _ in trees:
         cap = max(1, int(nodes[0, kernel.F_NCHILD]))  # every child of the root
         moves = np.empty(cap, dtype=np.int64)
         visits = np.empty(cap, dtype=np.int64)
-        means = np.empty(cap, dtype=np.float64)
-        k = kernel.root_children(nodes, rewards, moves, visits, means)
-        legal = set(state.legal_moves().tolist())
-        best = None
-        for m, v, q in zip(moves[:k].tolist(), visits[:k].tolist(), means[:k].tolist()):
-            if m not in legal:  # possible only under ISMCTS determinizations
-                continue
-            cand = (v, q, -m)
-            if best is None or cand > best[0]:
-                best = (cand, m)
-        if best is None:
-            raise ForumlabError("MCTS found no legal move at the root")
-        return best[1]
+        totals = np.empty(cap, dtype=np.float64)
+        k = kernel.root_totals(nodes, rewards, moves, visits, totals)
+        found.append((moves[:k], visits[:k], totals[:k]))
+    codes, where = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
+    visits = np.zeros(len(codes), dtype=np.int64)
+    totals = np.zeros(len(codes), dtype=np.float64)
+    np.add.at(visits, where, np.concatenate([f[1] for f in found]))
+    np.add.at(totals, where, np.concatenate([f[2] for f in found]))  # in tree order: reproducible
+    legal = np.isin(codes, state.legal_moves())  # differ only under ISMCTS determinizations
+    if not legal.any():
+        raise ForumlabError("MCTS found no legal move at the root")
+    codes, visits, totals = codes[legal], visits[legal], totals[legal]
+    # With one tree, totals / visits is the mean the kernel reports, to the last bit.
+    means = totals / np.maximum(visits, 1)
+    best = np.lexsort((-codes, means, visits))[-1]
+    return int(codes[best])
 
 
 def _is_seconds(value) -> bool:
     return (not isinstance(value, bool) and isinstance(value, (int, float))
             and 0 <= value < float("inf"))
+
+
+def _is_threads(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_THREADS
 
 
 def _check(ok: bool, message: str) -> None:

@@ -38,7 +38,12 @@ One implementation covers:
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
 
-The tree lives in preallocated arrays (:class:`Tree` in forumlab.agents.mcts),
+Root parallelism: ``run_iterations``, ``reset_tree`` and ``reroot`` release the GIL
+(``nogil``), so several Python threads can each search their own tree from the same
+root at once; the agent sums the root children's statistics over the trees
+(:func:`root_totals`, forumlab.agents.mcts).
+
+The tree lives in preallocated arrays (one ``_Search`` per thread in forumlab.agents.mcts),
 nodes are created one per iteration, and children hang off a first-child /
 next-sibling list. Untried moves of a perfect-information node are visited in a
 pseudo-random order without storing them: child k takes legal move
@@ -108,7 +113,7 @@ def order_slots(pool):
     return (pool.shape[0] * pool.shape[1]) // order_width(pool)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reset_tree(nodes, meta):
     """Make the tree a lone root."""
     nodes[0, F_MOVE] = -1
@@ -241,7 +246,7 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
         rewards[node, n_players + p] = rewards[best, n_players + p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
                    observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
                    imm_alpha, order_depth, widen, hrelative, max_depth):
@@ -420,8 +425,8 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
 
 
 @njit(cache=True)
-def root_children(nodes, rewards, out_moves, out_visits, out_means):
-    """Moves, visit counts and mean rewards (for the root's mover) of the root's children.
+def root_totals(nodes, rewards, out_moves, out_visits, out_rewards):
+    """Moves, visit counts and summed rewards (for the root's mover) of the root's children.
 
     Writes at most len(out_moves) children and returns how many it wrote.
     """
@@ -430,13 +435,25 @@ def root_children(nodes, rewards, out_moves, out_visits, out_means):
     while ch != -1 and k < out_moves.shape[0]:
         out_moves[k] = nodes[ch, F_MOVE]
         out_visits[k] = nodes[ch, F_VISITS]
-        out_means[k] = rewards[ch, nodes[ch, F_MOVER]] / max(nodes[ch, F_VISITS], 1)
+        out_rewards[k] = rewards[ch, nodes[ch, F_MOVER]]
         k += 1
         ch = nodes[ch, F_SIBLING]
     return k
 
 
 @njit(cache=True)
+def root_children(nodes, rewards, out_moves, out_visits, out_means):
+    """Moves, visit counts and mean rewards (for the root's mover) of the root's children.
+
+    Writes at most len(out_moves) children and returns how many it wrote.
+    """
+    k = root_totals(nodes, rewards, out_moves, out_visits, out_means)
+    for i in range(k):
+        out_means[i] /= max(out_visits[i], 1)
+    return k
+
+
+@njit(cache=True, nogil=True)
 def reroot(nodes, rewards, meta, pool, path, new_nodes, new_rewards, new_meta, new_pool):
     """Follow ``path`` (moves) from the root; copy that subtree into the new arrays.
 
