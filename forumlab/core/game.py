@@ -135,6 +135,19 @@ class Game(ABC):
         """Plies played so far."""
         raise NotImplementedError
 
+    def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        """Everything ``seat`` may see of the position, as an array that two positions
+        share exactly when ``seat`` cannot tell them apart.
+
+        ``determinize(array, seat, rng)`` must leave it unchanged; the conformance kit
+        (:mod:`forumlab.testing.conformance`) checks that. In a perfect-information game
+        it is the whole array (the default); a hidden-information game overrides it,
+        e.g. with the hidden slots blanked out and unordered parts sorted.
+        """
+        if not self.perfect_information:
+            raise NotImplementedError(f"{self.name} hides information, so it must define observation()")
+        return array.copy()
+
     def setup_record(self, start: "State") -> dict[str, Any]:
         """The part of the setup that the seed drew at random, as config options that fix it.
 
