@@ -42,7 +42,9 @@ class Kernels:
       ``observer`` cannot see, consistently with what they saw (identity for
       perfect-information games).
 
-    The kernel module also defines ``MAX_MOVES`` (= ``max_moves``). ``tag`` selects
+    The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
+    (the length of every state array); both are checked against the limits of generic
+    code when the game registers (:mod:`forumlab.core.limits`). ``tag`` selects
     these kernels in the generic numba code (:mod:`forumlab.core.dispatch`): pass it
     as the first argument of every generic kernel, e.g. ``greedy_move(tag, array,
     rng)``.
