@@ -3,9 +3,13 @@
 A game is found, in this order, in
 
 - the built-in table below (one line per game that ships with forumlab);
-- games registered in this process with :func:`register_game` (tests, notebooks);
+- games registered with :func:`register_game` (tests, notebooks, scripts). Such a
+  registration is also written to the environment variable ``FORUMLAB_GAMES``
+  (``name=module:Class`` pairs separated by commas), so the processes this one
+  starts afterwards (warm-up children, a tournament's workers) know the game too;
+  a user may set the variable by hand to plug a game into the CLI;
 - the ``forumlab.games`` entry-point group of installed packages, which every
-  process sees (arena workers too), e.g. in a third-party pyproject.toml::
+  process sees, e.g. in a third-party pyproject.toml::
 
       [project.entry-points."forumlab.games"]
       my-game = "mypackage.game:MyGame"
@@ -17,6 +21,7 @@ refused with a clear message instead of misbehaving inside a search.
 from __future__ import annotations
 
 import importlib
+import os
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -25,6 +30,7 @@ from .game import Game
 from .limits import check_game_class
 
 ENTRY_POINT_GROUP = "forumlab.games"
+ENV_VAR = "FORUMLAB_GAMES"
 
 # name -> "module:Class"; engines register here when they land.
 _GAMES: dict[str, str] = {
@@ -39,9 +45,27 @@ def _entry_point_targets() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+def _env_targets() -> dict[str, str]:
+    """The ``FORUMLAB_GAMES`` registrations; GameRegistrationError if malformed."""
+    targets = {}
+    for pair in filter(None, (p.strip() for p in os.environ.get(ENV_VAR, "").split(","))):
+        name, sep, target = (part.strip() for part in pair.partition("="))
+        if not (sep and name and ":" in target):
+            raise GameRegistrationError(f"{ENV_VAR}: {pair!r} is not name=module:Class")
+        targets[name] = target
+    return targets
+
+
+def _set_env_targets(targets: dict[str, str]) -> None:
+    if targets:
+        os.environ[ENV_VAR] = ",".join(f"{n}={t}" for n, t in targets.items())
+    else:
+        os.environ.pop(ENV_VAR, None)
+
+
 def game_names() -> list[str]:
     """Registered game names, sorted."""
-    return sorted({*_GAMES, *_REGISTERED, *_entry_point_targets()})
+    return sorted({*_GAMES, *_REGISTERED, *_env_targets(), *_entry_point_targets()})
 
 
 def _import_target(name: str, target: str) -> Any:
@@ -63,7 +87,7 @@ def get_game_class(name: str) -> type[Game]:
         return _REGISTERED[name]
     target = _GAMES.get(name) if isinstance(name, str) else None
     if target is None and isinstance(name, str):
-        target = _entry_point_targets().get(name)
+        target = _env_targets().get(name) or _entry_point_targets().get(name)
     if target is None:
         known = ", ".join(game_names())
         raise UnknownGameError(f"unknown game {name!r} (known: {known})")
@@ -77,9 +101,12 @@ def get_game_class(name: str) -> type[Game]:
 def register_game(name: str, game: type[Game] | str) -> type[Game]:
     """Register a game under ``name`` in this process, after checking it.
 
-    For games outside forumlab that a test or a notebook plays in this process
-    (worker processes of a local tournament do not see it; a package that wants
-    them to declares a ``forumlab.games`` entry point instead).
+    For games outside forumlab that a test, a notebook or a script plays. Processes
+    started afterwards learn the game from ``FORUMLAB_GAMES`` and import its class by
+    module path, so the class must be importable there (not defined in
+    ``__main__``). A process pool started before the registration (a fork server)
+    does not see it; an installed package declares a ``forumlab.games`` entry point
+    instead.
 
     Args:
         name: the game's name (what configs, records and the CLI use); it must be
@@ -105,12 +132,15 @@ def register_game(name: str, game: type[Game] | str) -> type[Game]:
     if _REGISTERED.get(name, cls) is not cls:
         raise GameRegistrationError(f"game {name!r} is already registered")
     _REGISTERED[name] = cls
+    if cls.__module__ != "__main__":  # another process's __main__ is another module
+        _set_env_targets({**_env_targets(), name: f"{cls.__module__}:{cls.__qualname__}"})
     return cls
 
 
 def unregister_game(name: str) -> None:
     """Forget a game registered with :func:`register_game` (no-op if it is not)."""
-    _REGISTERED.pop(name, None)
+    if _REGISTERED.pop(name, None) is not None:
+        _set_env_targets({n: t for n, t in _env_targets().items() if n != name})
 
 
 def create_game(name: str, config: dict[str, Any] | None = None, **options) -> Game:

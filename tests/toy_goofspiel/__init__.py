@@ -9,3 +9,20 @@ for the highest wins nothing) and the bid cards are spent. After K rounds the
 highest total wins. Hidden: the other seats' bids of the current round and the
 order of the prizes not yet turned up, so ``determinize`` has real work to do.
 """
+
+from contextlib import contextmanager
+
+NAME = "toy-goofspiel"
+TARGET = "tests.toy_goofspiel.game:ToyGoofspiel"
+
+
+@contextmanager
+def registered():
+    """The toy game registered (this process and the ones it starts) while inside."""
+    from forumlab.core.registry import register_game, unregister_game
+
+    register_game(NAME, TARGET)
+    try:
+        yield
+    finally:
+        unregister_game(NAME)
