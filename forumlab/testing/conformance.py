@@ -168,7 +168,9 @@ def check_legal_moves(game: Game, seed: int) -> None:
     """At every ply: at most ``max_moves`` legal moves, no duplicates, none exactly when
     the game is over, a seat to move in range, and generating them changes nothing."""
     bound = game.kernels.max_moves
-    out = np.empty(bound, dtype=np.int64)
+    # Room beyond the bound, so that a kernel that overruns it is caught here rather
+    # than writing past the end of a buffer.
+    out = np.empty(2 * bound + 64, dtype=np.int64)
     for ply, state in random_game(game, seed):
         where = _where(game, seed, ply)
         before = state.array.copy()
