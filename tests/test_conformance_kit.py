@@ -107,6 +107,11 @@ def test_scores_that_are_not_numbers_are_caught():
     fails(kit.check_result, broken(kernels={"scores": scores}), "result: scores [nan, nan] are not one finite")
 
 
+def test_a_heuristic_that_is_not_finite_is_caught():
+    fails(kit.check_result, broken(kernels={"heuristic": lambda s, player: float("inf")}),
+          "heuristic: inf for seat 0 is not a finite number at ply 0")
+
+
 def test_a_game_with_more_legal_moves_than_its_bound_is_caught():
     def legal_moves(s, out):  # writes at most len(out), reports them all
         room = np.empty(K.MAX_MOVES, dtype=np.int64)

@@ -44,7 +44,7 @@ The checks:
 - ``view_for``: an agent's view is a copy that keeps the observer's observation and
   never touches the true state (and drops the history when information is hidden).
 - ``result``: scores, shared ranks, winners, plies, terminal and truncated agree
-  with each other and are JSON data.
+  with each other and are JSON data; the heuristic is finite.
 - ``agents``: every registered agent (small budgets) finishes a game.
 """
 from __future__ import annotations
@@ -521,7 +521,8 @@ def check_view_for(game: Game, seed: int) -> None:
 def check_result(game: Game, seed: int) -> None:
     """``State.result()`` holds scores (one finite number per player), shared ranks,
     winners (the best scores once the game is over, none before), plies (= moves
-    played), terminal and truncated (only at the end), all as JSON data."""
+    played), terminal and truncated (only at the end), all as JSON data; the
+    heuristic is a finite number for every seat."""
     for ply, state in random_game(game, seed):
         if ply % 5 and not state.is_terminal:
             continue
@@ -547,6 +548,10 @@ def check_result(game: Game, seed: int) -> None:
             json.dumps(res)
         except (TypeError, ValueError) as exc:
             raise _broken("result", f"the result is not JSON data ({exc}) {where}") from None
+        for seat in range(game.players):
+            value = game.kernels.heuristic(state.array, seat)
+            if not math.isfinite(value):
+                raise _broken("heuristic", f"{value} for seat {seat} is not a finite number {where}")
 
 
 def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
