@@ -107,6 +107,12 @@ def test_scores_that_are_not_numbers_are_caught():
     fails(kit.check_result, broken(kernels={"scores": scores}), "result: scores [nan, nan] are not one finite")
 
 
+def test_a_config_that_forgets_an_option_is_caught():
+    forgetful = type("Broken", (ToyGoofspiel,), {"config": property(lambda self: {"players": self.players})})
+    fails(kit.check_start, forgetful(players=2, cards=5),
+          "config round trip: the game rebuilt from its JSON config {'players': 2} differs")
+
+
 def test_a_heuristic_that_is_not_finite_is_caught():
     fails(kit.check_result, broken(kernels={"heuristic": lambda s, player: float("inf")}),
           "heuristic: inf for seat 0 is not a finite number at ply 0")

@@ -24,7 +24,7 @@ Use in a new game's tests::
 The checks:
 
 - ``start``: the start position (array type and size, slot 1 = players, a seat to
-  move, legal moves, ``new_state`` deterministic).
+  move, legal moves, ``new_state`` deterministic) and the config's JSON round trip.
 - ``legal_moves``: at every ply the list is within ``MAX_MOVES``, without
   duplicates, empty exactly when the game is over, and reading it changes nothing.
 - ``notation``: every legal move (a sample where there are many) prints as one line
@@ -141,7 +141,7 @@ def random_game(game: Game, seed: int) -> Iterator[tuple[int, State]]:
 def check_start(game: Game, seed: int) -> None:
     """The start position: an int64 vector of the kernel module's ``STATE_SIZE`` with the
     player count in slot 1, the same for the same seed, not over, with a seat to move
-    and legal moves."""
+    and legal moves; the game's config is JSON data that rebuilds the same game."""
     state = game.new_state(seed)
     array = state.array
     where = _where(game, seed, 0)
@@ -162,6 +162,10 @@ def check_start(game: Game, seed: int) -> None:
         raise _broken("current player", f"seat {state.current_player} to move {where}")
     if game.plies(array) != 0:
         raise _broken("result", f"plies is {game.plies(array)} at the start {where}")
+    config = json.loads(json.dumps(game.config))
+    again = type(game).from_config(config)
+    if again.config != game.config or not np.array_equal(again.new_state(seed).array, array):
+        raise _broken("config round trip", f"the game rebuilt from its JSON config {config} differs {where}")
 
 
 def check_legal_moves(game: Game, seed: int) -> None:
