@@ -16,7 +16,7 @@ from forumlab.core.game import State
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.forum_romanum.game import ForumRomanum
-from forumlab.engines.forum_romanum.layout import BOARD, decode_move, parse_cell
+from forumlab.engines.forum_romanum.layout import BOARD, SUBMOVE, decode_move, parse_cell
 
 ROW1, SEC_I, SEC_III, SEC_IV, SEC_V, SEC_VII = 0, 16, 18, 19, 20, 22
 PIECES = {2: 8, 3: 10, 4: 8, 5: 6, 6: 5}
@@ -424,7 +424,8 @@ def test_natural_end_on_the_cap_ply_is_not_truncated():
 
 
 # ---------------------------------------------------------------- ranks and winners
-def test_scores_ranks_winners_consistent_in_random_games():
+def test_scores_are_colour_scores_in_random_games():
+    # Ranks and winners from scores: the conformance kit.
     for players in (2, 3, 4, 5, 6):
         for seed in range(4):
             state = play_to_end(new_state(players, max_rounds=20, seed=seed), seed=seed)
@@ -434,8 +435,6 @@ def test_scores_ranks_winners_consistent_in_random_games():
                 assert scores == [cs[0] + cs[1], cs[2] + cs[3]]
             else:
                 assert scores == cs
-            assert res["ranks"] == [1 + sum(o > s for o in scores) for s in scores]
-            assert res["winners"] == [p for p in range(players) if scores[p] == max(scores)]
             assert set(res["settled"]).isdisjoint(res["deadlocked"])
 
 
@@ -453,49 +452,19 @@ def _round_trip_positions():
 
 
 @pytest.mark.parametrize("label,state", list(_round_trip_positions()), ids=lambda x: x if isinstance(x, str) else "")
-def test_notation_round_trip(label, state):
+def test_notation_pattern(label, state):
+    # Round trips, malformed text and replay are the conformance kit's
+    # (tests/test_conformance.py); this is the notation the rules spec shows.
     game = state.game
-    legal = [int(m) for m in state.legal_moves()]
-    assert legal
     pattern = r"[0-3]:" if game.players == 2 else r""
     pattern += r"[a-g][1-7](-[a-g][1-7])?"
-    texts = [game.format_move(state.array, m) for m in legal]
-    assert len(set(texts)) == len(texts)
-    for move, text in zip(legal, texts):
+    for move in state.legal_moves():
+        text = game.format_move(state.array, int(move))
         assert re.fullmatch(pattern, text), text
-        assert game.parse_move(state.array, text) == move
-        assert state.parse(text) == move
-    # Playing by text and by code give the same position.
-    move, text = legal[len(legal) // 2], texts[len(texts) // 2]
-    by_code, by_text = state.copy().play(move), state.copy().play(text)
-    assert np.array_equal(by_code.array, by_text.array)
-    assert by_code.move_texts() == by_text.move_texts()
-
-
-def test_move_texts_and_json_replay():
-    state = random_play(new_state(3, seed=9), 40, seed=9)
-    data = state.to_json()
-    assert data["game"] == "forum-romanum" and data["seed"] == 9
-    assert data["config"] == {"players": 3, "max_rounds": 100}
-    again = play(create_game(data["game"], data["config"]).new_state(data["seed"]), data["moves"])
-    assert np.array_equal(again.array, state.array)
-    assert again.result() == state.result()
-
-
-# ---------------------------------------------------------------- bad moves
-MALFORMED_3P = [
-    "", " ", "d", "d0", "d8", "h1", "D4", "4d", "d44", "d4-", "-d4", "d4-e5-f6", "d4e5",
-    "d4 e5", "x:d4", "9:d4", ":d4", "-1:d4", "d4:", "a1-h9", "pass", "²:d4",
-]
-
-
-@pytest.mark.parametrize("text", MALFORMED_3P)
-def test_malformed_moves_raise_illegal_move_error(text):
-    state = new_state(3)
-    before = state.array.copy()
-    with pytest.raises(IllegalMoveError):
-        state.play(text)
-    assert np.array_equal(state.array, before) and state.history == []
+    if game.players == 2 and state.array[SUBMOVE] == 1:  # second sub-move: the colour is implied
+        move = int(state.legal_moves()[0])
+        bare = game.format_move(state.array, move).split(":", 1)[1]
+        assert state.parse(bare) == move
 
 
 @pytest.mark.parametrize("text", ["d4", "5:d4", "0:", "0:d4-", "0:z9", "0:d4-e5"])

@@ -23,3 +23,7 @@ class RecordError(ForumlabError):
 
 class GameOverError(ForumlabError):
     """An operation that needs a running game was asked of a finished one."""
+
+
+class GameRegistrationError(ForumlabError):
+    """A game that cannot be registered: not a Game, or beyond a limit of generic code."""

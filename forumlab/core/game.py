@@ -42,7 +42,9 @@ class Kernels:
       ``observer`` cannot see, consistently with what they saw (identity for
       perfect-information games).
 
-    The kernel module also defines ``MAX_MOVES`` (= ``max_moves``). ``tag`` selects
+    The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
+    (the length of every state array); both are checked against the limits of generic
+    code when the game registers (:mod:`forumlab.core.limits`). ``tag`` selects
     these kernels in the generic numba code (:mod:`forumlab.core.dispatch`): pass it
     as the first argument of every generic kernel, e.g. ``greedy_move(tag, array,
     rng)``.
@@ -141,6 +143,19 @@ class Game(ABC):
     def plies(self, array: np.ndarray) -> int:
         """Plies played so far."""
         raise NotImplementedError
+
+    def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        """Everything ``seat`` may see of the position, as an array that two positions
+        share exactly when ``seat`` cannot tell them apart.
+
+        ``determinize(array, seat, rng)`` must leave it unchanged; the conformance kit
+        (:mod:`forumlab.testing.conformance`) checks that. In a perfect-information game
+        it is the whole array (the default); a hidden-information game overrides it,
+        e.g. with the hidden slots blanked out and unordered parts sorted.
+        """
+        if not self.perfect_information:
+            raise NotImplementedError(f"{self.name} hides information, so it must define observation()")
+        return array.copy()
 
     def setup_record(self, start: "State") -> dict[str, Any]:
         """The part of the setup that the seed drew at random, as config options that fix it.

@@ -1,0 +1,99 @@
+"""Limits that generic code sets for every game, checked when a game registers.
+
+The generic kernels are written once for all games, and a few of their buffers and
+tricks hold only for games within some bounds. A game that exceeds one would not
+fail at once but give wrong searches later, so :func:`check_game_class` refuses it
+when the registry loads it (:mod:`forumlab.core.registry`):
+
+- **move bound** (``MAX_MOVES``, the longest legal-move list): below the smallest
+  of MCTS's stride primes (:mod:`forumlab.search.mcts`), which must exceed every
+  move count so that ``k -> (a + k * stride) mod n`` visits each untried move once.
+- **players**: at most ``MAX_PLAYERS`` of :mod:`forumlab.search.minimax`, the width
+  of the max^n value vectors.
+- **state size** (the kernel module's ``STATE_SIZE``, slots of the state array): at
+  least 2 (slot 0 names the game, slot 1 holds the player count, which generic code
+  reads), and small enough that the minimax workspace's stack of state copies
+  (``MAX_STACK + 1`` of them) stays within ``STATE_STACK_BYTES``.
+
+The numbers live with the code that needs them; this module only reads them, so
+changing a buffer changes the check.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dispatch import PROTOCOL
+from .errors import GameRegistrationError
+
+# Memory the minimax workspace may spend on its stack of state copies (one per ply).
+STATE_STACK_BYTES = 128 << 20
+MIN_STATE_SIZE = 2  # slot 0: game id, slot 1: number of players
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The generic limits a game must keep (inclusive upper bounds)."""
+
+    max_moves: int
+    max_players: int
+    max_state_size: int
+
+
+def generic_limits() -> Limits:
+    """The limits that the generic search code sets today.
+
+    Returns:
+        The inclusive bounds on ``MAX_MOVES``, ``max_players`` and ``STATE_SIZE``.
+    """
+    # Imported here: the search modules import the core, not the other way round.
+    from ..search.mcts import _STRIDE_PRIMES
+    from ..search.minimax import MAX_PLAYERS, MAX_STACK
+
+    return Limits(
+        max_moves=int(_STRIDE_PRIMES.min()) - 1,
+        max_players=int(MAX_PLAYERS),
+        max_state_size=STATE_STACK_BYTES // (8 * (MAX_STACK + 1)),
+    )
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_game_class(name: str, cls) -> None:
+    """Refuse a game class that breaks the protocol's shape or a generic limit.
+
+    Args:
+        name: the name the game registers under (for the message).
+        cls: the class to check.
+
+    Raises:
+        GameRegistrationError: one line naming the game, the rule and both numbers.
+    """
+    from .game import Game, Kernels
+
+    def refuse(problem: str) -> GameRegistrationError:
+        return GameRegistrationError(f"game {name!r} cannot register: {problem}")
+
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise refuse(f"{cls!r} is not a forumlab.core.game.Game subclass")
+    kernels = getattr(cls, "kernels", None)
+    if not isinstance(kernels, Kernels):
+        raise refuse("its class has no kernels (set kernels = Kernels.from_module(...))")
+    module = kernels.tag.module()
+    missing = [f for f in (*PROTOCOL, "MAX_MOVES", "STATE_SIZE") if not hasattr(module, f)]
+    if missing:
+        raise refuse(f"its kernel module {module.__name__} lacks {', '.join(missing)}")
+    limits = generic_limits()
+    if not (_is_int(kernels.max_moves) and 1 <= kernels.max_moves <= limits.max_moves):
+        raise refuse(f"MAX_MOVES = {kernels.max_moves!r}, but generic search needs 1..{limits.max_moves} "
+                     "(MCTS's stride primes must exceed every move count: forumlab/search/mcts.py)")
+    if not (_is_int(cls.min_players) and _is_int(cls.max_players) and 1 <= cls.min_players <= cls.max_players):
+        raise refuse(f"players {cls.min_players!r}-{cls.max_players!r} is not a range of seats")
+    if cls.max_players > limits.max_players:
+        raise refuse(f"up to {cls.max_players} players, but generic search handles at most "
+                     f"{limits.max_players} (MAX_PLAYERS, forumlab/search/minimax.py)")
+    size = module.STATE_SIZE
+    if not (_is_int(size) and MIN_STATE_SIZE <= size <= limits.max_state_size):
+        raise refuse(f"STATE_SIZE = {size!r}, but states need {MIN_STATE_SIZE}..{limits.max_state_size} "
+                     "slots (the minimax workspace keeps a state per ply: forumlab/search/minimax.py)")

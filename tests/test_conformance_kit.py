@@ -1,0 +1,143 @@
+"""The conformance kit catches broken games and names the rule: each test breaks one
+rule in a variant of the toy game (tests/toy_goofspiel) and checks the message."""
+import dataclasses
+import os
+
+import numpy as np
+import pytest
+
+from forumlab.testing import conformance as kit
+from forumlab.testing.conformance import ConformanceError
+from tests.toy_goofspiel import kernels as K
+from tests.toy_goofspiel.game import ToyGoofspiel
+
+
+def broken(players=2, kernels=None, **attrs):
+    """A configured toy game whose class has ``attrs`` and whose kernels have the
+    given replacements (plain Python functions: the kit calls them from Python)."""
+    if kernels:
+        attrs["kernels"] = dataclasses.replace(ToyGoofspiel.kernels, **kernels)
+    return type("Broken", (ToyGoofspiel,), attrs)(players=players)
+
+
+def fails(check, game, rule, seed=0):
+    with pytest.raises(ConformanceError) as info:
+        check(game, seed)
+    message = str(info.value)
+    assert message.startswith(rule), message
+    return message
+
+
+def test_the_toy_game_itself_passes_the_checks_used_below():
+    game = ToyGoofspiel(players=3)
+    for check in (kit.check_start, kit.check_legal_moves, kit.check_notation, kit.check_illegal_moves,
+                  kit.check_random_move, kit.check_determinize, kit.check_view_for, kit.check_result):
+        check(game, 0)
+
+
+def test_a_move_printed_wrong_breaks_the_notation_round_trip():
+    game = broken(format_move=lambda self, array, move: str(int(move) + 2))
+    message = fails(kit.check_notation, game, "notation round trip: move 0 printed as '2' parses as 1 ('3')")
+    assert message.endswith("at ply 0 of seed 0 (Broken(players=2, cards=4))")
+
+
+def test_a_parser_raising_another_error_breaks_the_malformed_move_rule():
+    game = broken(parse_move=lambda self, array, text: int(text) - 1)
+    fails(kit.check_notation, game, "malformed move: '' raised ValueError")
+
+
+def test_a_parser_accepting_garbage_as_a_move_is_caught():
+    game = broken(parse_move=lambda self, array, text: 0 if text.strip() in ("", "?") else int(text) - 1)
+    fails(kit.check_illegal_moves, game, "malformed move: '' was played")
+
+
+def test_duplicate_legal_moves_are_caught():
+    def legal_moves(s, out):
+        n = K.legal_moves(s, out)
+        out[n] = out[0]
+        return n + 1
+
+    fails(kit.check_legal_moves, broken(kernels={"legal_moves": legal_moves}), "legal moves: the list repeats a move")
+
+
+def test_a_random_move_that_changes_the_state_is_caught():
+    def random_move(s, rng):
+        s[K.SEED] += 1
+        return K.random_move(s, rng)
+
+    fails(kit.check_random_move, broken(kernels={"random_move": random_move}),
+          "random_move purity: random_move changed the state at ply 0")
+
+
+def test_a_biased_random_move_fails_the_uniformity_test():
+    def lowest_first(s, rng):  # the lowest card about 1.5 times as often as the others
+        hand = int(s[K.HAND + s[K.PLAYER]])
+        low = (hand & -hand).bit_length() - 1
+        draw = K.random_move(s, rng)
+        return low if draw != low and K.rand_below(rng, 4) == 0 else draw
+
+    fails(kit.check_random_move, broken(kernels={"random_move": lowest_first}),
+          "random_move uniformity: chi-square")
+
+
+def test_determinize_that_resamples_the_observers_own_bid_is_caught():
+    def leaky(s, observer, rng):
+        K.determinize(s, -1, rng)  # resamples every seat's bid, the observer's too
+
+    message = fails(kit.check_determinize, broken(kernels={"determinize": leaky}),
+                    "determinize: seat 0's observation changed at ply 1")
+    assert "(Broken(players=2, cards=4))" in message
+
+
+def test_a_hidden_information_game_whose_determinize_does_nothing_is_caught():
+    fails(kit.check_determinize, broken(kernels={"determinize": lambda s, observer, rng: None}),
+          "determinize: never changed a hidden-information state")
+
+
+def test_determinize_must_not_change_a_perfect_information_game():
+    game = broken(perfect_information=True)
+    fails(kit.check_determinize, game, "determinize: changed a perfect-information state for seat")
+    fails(kit.check_view_for, game, "view_for: a perfect-information view of seat")
+
+
+def test_scores_that_are_not_numbers_are_caught():
+    def scores(s, out):
+        out[:] = np.nan
+
+    fails(kit.check_result, broken(kernels={"scores": scores}), "result: scores [nan, nan] are not one finite")
+
+
+def test_a_config_that_forgets_an_option_is_caught():
+    forgetful = type("Broken", (ToyGoofspiel,), {"config": property(lambda self: {"players": self.players})})
+    fails(kit.check_start, forgetful(players=2, cards=5),
+          "config round trip: the game rebuilt from its JSON config {'players': 2} differs")
+
+
+def test_a_heuristic_that_is_not_finite_is_caught():
+    fails(kit.check_result, broken(kernels={"heuristic": lambda s, player: float("inf")}),
+          "heuristic: inf for seat 0 is not a finite number at ply 0")
+
+
+def test_a_game_with_more_legal_moves_than_its_bound_is_caught():
+    def legal_moves(s, out):  # writes at most len(out), reports them all
+        room = np.empty(K.MAX_MOVES, dtype=np.int64)
+        n = K.legal_moves(s, room)
+        out[:min(n, len(out))] = room[:min(n, len(out))]
+        return n
+
+    game = broken(kernels={"legal_moves": legal_moves, "max_moves": 3})
+    fails(kit.check_legal_moves, game, "move bound: 4 legal moves, MAX_MOVES is 3 at ply 0")
+
+
+class PidSeeded(ToyGoofspiel):
+    """Deals from the seed plus the process id: the same within a process (so replay
+    holds), different in every other process."""
+
+    def initial_array(self, seed):
+        return K.new_state(self.players, self.cards, seed + os.getpid())
+
+
+def test_a_setup_that_depends_on_the_process_fails_the_determinism_check():
+    with pytest.raises(ConformanceError, match=r"^determinism: another process got a different 'state' "
+                                               r"at seed 0 \(PidSeeded\(players=3, cards=4\)\)"):
+        kit.check_determinism([(PidSeeded(players=3), 0)])

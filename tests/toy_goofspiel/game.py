@@ -1,0 +1,66 @@
+"""Facade of the toy Goofspiel: notation (the card's value, e.g. ``3``), results."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from forumlab.core.errors import ConfigError, IllegalMoveError
+from forumlab.core.game import Game, Kernels
+
+from . import kernels as K
+
+
+class ToyGoofspiel(Game):
+    """2-3 players, ``cards`` = 3..6 cards per hand and prizes."""
+
+    name = "toy-goofspiel"
+    min_players = 2
+    max_players = K.MAX_PLAYERS
+    perfect_information = False
+    kernels = Kernels.from_module(K, K.MAX_MOVES)
+
+    def __init__(self, players: int = 2, cards: int = 4):
+        super().__init__(players)
+        if not isinstance(cards, int) or isinstance(cards, bool) or not 3 <= cards <= K.MAX_CARDS:
+            raise ConfigError(f"cards must be an integer from 3 to {K.MAX_CARDS}, not {cards!r}")
+        self.cards = cards
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"players": self.players, "cards": self.cards}
+
+    def initial_array(self, seed: int) -> np.ndarray:
+        return K.new_state(self.players, self.cards, seed)
+
+    def format_move(self, array: np.ndarray, move: int) -> str:
+        return str(int(move) + 1)
+
+    def parse_move(self, array: np.ndarray, text: str) -> int:
+        if not isinstance(text, str) or not (text.isascii() and text.isdigit()) or len(text) > 2:
+            raise IllegalMoveError(f"malformed move {text!r} (expected a card value such as '3')")
+        return int(text) - 1
+
+    def plies(self, array: np.ndarray) -> int:
+        return int(array[K.PLY])
+
+    def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        """The array with other seats' bids of this round put back into their hands
+        (a bid is secret until the round ends) and the prizes still face down sorted."""
+        seen = array.copy()
+        for q in range(int(array[K.PLAYER])):
+            if q != seat and array[K.BID + q]:
+                seen[K.HAND + q] |= 1 << int(array[K.BID + q] - 1)
+                seen[K.BID + q] = -1
+        first = K.DECK + int(array[K.ROUND]) + 1
+        seen[first:K.DECK + self.cards] = np.sort(seen[first:K.DECK + self.cards])
+        return seen
+
+    def render(self, array: np.ndarray) -> str:
+        if array[K.TERMINAL]:
+            return "game over; scores " + " ".join(str(int(array[K.SCORE + p])) for p in range(self.players))
+        hands = " ".join(
+            "{" + ",".join(str(c + 1) for c in range(self.cards) if (int(array[K.HAND + p]) >> c) & 1) + "}"
+            for p in range(self.players))
+        return (f"prize {int(array[K.DECK + array[K.ROUND]])}, seat {int(array[K.PLAYER])} to bid; "
+                f"hands {hands}")
