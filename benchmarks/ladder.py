@@ -131,16 +131,16 @@ def _hard_limit(budget: float) -> float:
 
 
 def self_play(game_obj, games: int = SELF_PLAY_GAMES):
-    """Greedy self-play: (mean plies per seat, greedy seconds per move, positions)."""
+    """Greedy self-play: (mean plies per seat, greedy CPU seconds per move, positions)."""
     plies, seconds, moves, positions = [], 0.0, 0, []
     for g in range(games):
         agents = [create_agent("greedy", seed=100 * g + s) for s in range(game_obj.players)]
         state = game_obj.new_state(g + 1)
         history = [state.copy()]
         while not state.is_terminal:
-            t0 = time.perf_counter()
+            t0 = time.thread_time()  # CPU, not wall: the estimate should not grow with the load
             move = agents[state.current_player].act(state.copy())
-            seconds += time.perf_counter() - t0
+            seconds += time.thread_time() - t0
             moves += 1
             state.play(move)
             history.append(state.copy())
