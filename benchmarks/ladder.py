@@ -61,6 +61,7 @@ from forumlab.arena.ratings import rate, ratings_report
 from forumlab.arena.schedule import plan
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import rated_games, run_tournament, versions
+from forumlab.cli import fail
 from forumlab.core.errors import ForumlabError
 from forumlab.core.registry import create_game, get_game_class
 
@@ -276,11 +277,6 @@ def plot_curve(report: dict, path: Path) -> str | None:
     return str(path)
 
 
-def _fail(message: str) -> None:
-    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
-    sys.exit(2)
-
-
 def _note(message: str) -> None:
     click.echo(f"ladder: {message}", err=True)
 
@@ -310,29 +306,29 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         config = {"players": players if players is not None else create_game(game).players}
         game_obj = create_game(game, config)
     except ForumlabError as exc:
-        _fail(exc)
+        fail(exc)
     curve_budgets = CURVE_BUDGETS
     if quick:
         budget, curve_budgets = QUICK["budget"], QUICK["curve"]
         groups = QUICK["groups"] if groups is None else groups
     if not (math.isfinite(budget) and budget > 0):
-        _fail(f"--budget must be a positive number of seconds, not {budget!r}")
+        fail(f"--budget must be a positive number of seconds, not {budget!r}")
     if groups is not None and groups < 1:
-        _fail(f"--groups must be at least 1, not {groups}")
+        fail(f"--groups must be at least 1, not {groups}")
     if workers < 1:
-        _fail(f"--workers must be at least 1, not {workers}")
+        fail(f"--workers must be at least 1, not {workers}")
     try:
         for agent in SEARCH_AGENTS + REFERENCE:
             check_spec(budget_spec(agent, budget) if agent in SEARCH_AGENTS else agent)
         for spec in specs:
             check_spec(with_budget(spec, budget))
     except ForumlabError as exc:
-        _fail(exc)
+        fail(exc)
     if len(set(specs)) != len(specs) or ANCHOR in specs:
-        _fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
+        fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
     out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
     if out_dir.exists() and not out_dir.is_dir():
-        _fail(f"--out {out_dir} exists and is not a directory")
+        fail(f"--out {out_dir} exists and is not a directory")
 
     moves_per_seat, greedy_move, positions = self_play(game_obj)
 
@@ -412,7 +408,7 @@ def run() -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        _fail(exc.format_message())
+        fail(exc.format_message())
 
 
 if __name__ == "__main__":

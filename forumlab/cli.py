@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .core.errors import ForumlabError
+from .core.errors import ForumlabError, error_line, exception_line
 from .core.options import parse_key_values
 
 EXIT_BAD_INPUT = 2
@@ -22,7 +22,7 @@ EXIT_INTERRUPTED = 130
 
 def fail(message: str) -> None:
     """Print ``error: message`` as one line on stderr and exit with code 2."""
-    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
+    click.echo(error_line(message), err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -185,7 +185,7 @@ def _play_out(state, seats, specs, show, faults) -> None:
                 if move not in set(state.legal_moves().tolist()):
                     raise ValueError(f"returned {move!r}, which is not a legal move")
             except Exception as exc:  # the agent's fault (KeyboardInterrupt is not caught)
-                error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
+                error = exception_line(exc)
                 ply = len(state.history) + 1
                 faults.append({"seat": seat, "ply": ply, "kind": "exception", "message": error})
                 click.echo(f"warning: seat {seat} ({specs[seat]}) failed at ply {ply}: {error}; "

@@ -28,9 +28,9 @@ import traceback
 import uuid
 from typing import Any, Iterator, Sequence
 
-from ..core.errors import ForumlabError
+from ..core.errors import ForumlabError, exception_line
 from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                        JobFailure, _note, _one_line, _record_failure)
+                        JobFailure, _note, _record_failure)
 from .jobs import GameJob, GameOutcome
 from .local_pool import LocalExecutor
 
@@ -115,7 +115,7 @@ class DaskExecutor(Executor):
                                                  set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise ForumlabError(f"cannot connect to the Dask scheduler at {address}: "
-                                    f"{_one_line(exc)}") from exc
+                                    f"{exception_line(exc)}") from exc
             self._owns_client = True
 
     def close(self) -> None:
@@ -181,13 +181,13 @@ class DaskExecutor(Executor):
             return result
         if future.status == "error" and isinstance(result, tuple) and len(result) == 3:
             _, exc, tb = result
-            error = _one_line(exc)
+            error = exception_line(exc)
             if isinstance(exc, GameFailed):
                 details = str(exc).split("\n", 1)[-1]
             else:
                 details = "".join(traceback.format_exception(type(exc), exc, tb))
         elif isinstance(result, BaseException):
-            error = f"task {future.status} on the cluster: {_one_line(result)}"
+            error = f"task {future.status} on the cluster: {exception_line(result)}"
             details = ""
         else:
             error, details = f"task {future.status} on the cluster", ""

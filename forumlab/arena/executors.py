@@ -80,7 +80,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from ..core.errors import ForumlabError
+from ..core.errors import ForumlabError, exception_line
 from .jobs import Fault, GameJob, GameOutcome
 
 __all__ = [
@@ -330,12 +330,6 @@ class GameExecutionError(ForumlabError):
             "see the log for tracebacks, fix the cause and resume")
 
 
-def _one_line(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    lines = text.splitlines()
-    return lines[0][:300] if lines else type(exc).__name__
-
-
 def _record_failure(failures: list[JobFailure], failure: JobFailure) -> None:
     failures.append(failure)
     log.error("game %s failed (not an agent fault, not recorded): %s\n%s",
@@ -403,7 +397,7 @@ class InlineExecutor(Executor):
                 try:
                     outcome = fn(job)
                 except Exception as exc:
-                    _record_failure(failures, JobFailure(job.key, _one_line(exc), traceback.format_exc()))
+                    _record_failure(failures, JobFailure(job.key, exception_line(exc), traceback.format_exc()))
                     _note(bar, 0, len(failures))
                     bar.update(1)
                     continue

@@ -16,10 +16,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ..core.errors import ForumlabError
+from ..core.errors import ForumlabError, exception_line
 from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
                         JobFailure, _BEAT_SLOTS, _FAULTS_BYTES, _MOVES_BYTES, _PLY, _REPORTS,
-                        _SERIAL, _STAMP, _SharedProgress, _local, _note, _one_line,
+                        _SERIAL, _STAMP, _SharedProgress, _local, _note,
                         _read_snapshot, _record_failure, continuation, log)
 from .jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
 
@@ -111,13 +111,13 @@ def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: An
                 fn, fn_bytes = pickle.loads(job_fn_bytes), job_fn_bytes
             reply: tuple = ("ok", serial, fn(job))  # type: ignore[misc]
         except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
-            reply = ("error", serial, _one_line(exc), traceback.format_exc())
+            reply = ("error", serial, exception_line(exc), traceback.format_exc())
         try:
             conn.send(reply)
         except (OSError, EOFError):
             return  # the parent is gone
         except Exception as exc:  # the outcome does not pickle
-            conn.send(("error", serial, "outcome cannot be sent: " + _one_line(exc),
+            conn.send(("error", serial, "outcome cannot be sent: " + exception_line(exc),
                        traceback.format_exc()))
 
 
@@ -274,7 +274,7 @@ class LocalExecutor(Executor):
         except Exception as exc:  # the outcome does not unpickle here
             worker.task = None
             _record_failure(failures, JobFailure(task.job.key, "outcome cannot be received: "
-                                                 + _one_line(exc), traceback.format_exc()))
+                                                 + exception_line(exc), traceback.format_exc()))
             return None
         worker.task = None
         if reply[1] != task.serial:  # cannot happen: one job per worker at a time
@@ -363,7 +363,7 @@ class LocalExecutor(Executor):
             fn_bytes = pickle.dumps(fn)
         except Exception as exc:
             raise ForumlabError(f"the game function cannot be sent to worker processes "
-                                f"({_one_line(exc)}); pass a top-level function") from exc
+                                f"({exception_line(exc)}); pass a top-level function") from exc
         self._preload(fn)
         pending = deque(jobs)
         failures: list[JobFailure] = []

@@ -28,6 +28,7 @@ from typing import Iterator
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
 from ..agents.registry import create_agent
+from ..core.errors import exception_line
 from ..core.game import Game, State
 from ..core.ranks import fault_ranks, shared_ranks
 from ..core.registry import create_game
@@ -127,11 +128,6 @@ class _CtrlC:
         return isinstance(exc, (SystemExit, KeyboardInterrupt))
 
 
-def _one_line(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__
-
-
 def _per_seat(values, n: int, zero):
     """``values`` padded (or cut) to ``n`` seats."""
     values = list(values)[:n]
@@ -152,7 +148,7 @@ def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: _CtrlC,
             agents.append(create_agent(job.specs[seat], seed=job.agent_seeds[seat]))
         except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
             kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_INIT
-            faults.append(Fault(seat, 0, kind, "constructor: " + _one_line(exc)))
+            faults.append(Fault(seat, 0, kind, "constructor: " + exception_line(exc)))
             agents.append(None)
     return agents
 
@@ -213,7 +209,7 @@ def run_job(job: GameJob) -> GameOutcome:
                 except MoveInterrupted as exc:
                     fault = (FAULT_HANG, str(exc))
                 except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
-                    fault = (FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION, _one_line(exc))
+                    fault = (FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION, exception_line(exc))
                 elapsed = time.perf_counter() - t0
                 seconds[seat] += elapsed
                 counts[seat] += 1

@@ -72,7 +72,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..core.errors import ForumlabError
+from ..core.errors import ForumlabError, squeeze
 from .jobs import Fault, GameOutcome
 
 try:  # POSIX; on other platforms the side-file lock is skipped (the SQLite probe remains)
@@ -384,7 +384,7 @@ class ResultStore:
                 except (ValueError, TypeError, KeyError) as exc:
                     raise StoreError(
                         f"{self.path} holds a damaged row for game {data['key']}: "
-                        f"{_one_line(exc)}") from None
+                        f"{squeeze(exc)}") from None
                 yield outcome, {"recorded": data["recorded"], "session": data["session"],
                                 "versions": versions}
             after = rows[-1][0]
@@ -526,7 +526,7 @@ def _validate(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
         check = fetch("PRAGMA quick_check")
         if check != [("ok",)]:
             raise StoreError(f"{path} is not a forumlab results file (or is corrupt): "
-                             f"{_one_line(check[0][0])}")
+                             f"{squeeze(check[0][0])}")
         tables = {name for (name,) in fetch("SELECT name FROM sqlite_master WHERE type = 'table'")}
         for table, columns in _REQUIRED_TABLES.items():
             if table not in tables:
@@ -682,7 +682,7 @@ def _sql(path: Path, fn, *args):
 
 def _error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """A one-line StoreError for an sqlite3 exception."""
-    text = _one_line(str(exc))
+    text = squeeze(str(exc))
     low = text.lower()
     if "locked" in low or "busy" in low:
         return StoreError(f"{path} is locked by another process")
@@ -706,11 +706,6 @@ def _is_wal(path: Path) -> bool:
             return f.read(20)[18:20] == b"\x02\x02"
     except OSError:
         return False
-
-
-def _one_line(text: str, limit: int = 160) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
