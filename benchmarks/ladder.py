@@ -57,10 +57,10 @@ import click
 from forumlab.agents.registry import check_spec, create_agent
 from forumlab.agents.spec import parse_spec
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
-from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.ratings import rate, rated_games, ratings_report
 from forumlab.arena.schedule import plan
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, run_tournament, versions
+from forumlab.arena.tournament import run_tournament, versions
 from forumlab.cli import fail
 from forumlab.core.errors import ForumlabError
 from forumlab.core.registry import create_game, get_game_class

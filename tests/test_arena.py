@@ -17,8 +17,8 @@ from forumlab.arena.runner import run_job
 from forumlab.core.ranks import fault_ranks
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
-from forumlab.arena.ratings import rate
+from forumlab.arena.ratings import rate, rated_games
+from forumlab.arena.tournament import resume_tournament, run_tournament
 from forumlab.cli import main
 from forumlab.core.registry import create_game
 from forumlab.core.errors import ConfigError, ForumlabError

@@ -387,10 +387,10 @@ def test_dask_executor_continues_dead_and_hung_games_and_reports_errors(dask_clu
 
 def test_dask_tournament_survives_an_agent_that_crashes_its_worker(dask_cluster, tmp_path):
     from forumlab.arena.definition import PoolEntry, TournamentDefinition
-    from forumlab.arena.ratings import rate
+    from forumlab.arena.ratings import rate, rated_games
     from forumlab.arena.schedule import plan
     from forumlab.arena.store import ResultStore
-    from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
+    from forumlab.arena.tournament import resume_tournament, run_tournament
 
     d = TournamentDefinition(
         agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy"),

@@ -8,14 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
-from forumlab.arena.ratings import rate
+from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.seating import (
     BALANCED_DESIGNS, affine_design, design, minimum_balanced_games, one_rotational_design, seat_lineup,
 )
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, resume_tournament, versions
+from forumlab.arena.tournament import resume_tournament, versions
 from forumlab.cli import main
 from forumlab.core.rng import derive_seed
 

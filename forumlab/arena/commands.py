@@ -49,9 +49,8 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
 
 
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None):
-    from .ratings import format_matrices, format_ratings_table, ratings_report, rate
+    from .ratings import format_matrices, format_ratings_table, rate, rated_games, ratings_report
     from .store import ResultStore
-    from .tournament import rated_games
 
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
