@@ -228,7 +228,8 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         import sys, threading, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
         from tests import executor_fns as fns
-        from forumlab.arena.executors import LocalExecutor, _PLY
+        from forumlab.arena.executors import LocalExecutor
+        from forumlab.arena.executors.heartbeat import PLY
 
         if __name__ == "__main__":
             executor = LocalExecutor(2, progress=False)
@@ -236,7 +237,7 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
             def show():
                 # Both games at their bad move (ply 5): the spin game holds its GIL.
                 while not (len(executor._pool) == 2 and all(
-                        w.task is not None and w.beat[_PLY] == 5 for w in executor._pool)):
+                        w.task is not None and w.beat[PLY] == 5 for w in executor._pool)):
                     time.sleep(0.05)
                 print(*executor.worker_pids, flush=True)
             threading.Thread(target=show, daemon=True).start()

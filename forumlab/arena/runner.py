@@ -12,7 +12,7 @@ Hard limit: in a worker's main thread a SIGALRM timer interrupts a Python-level 
 after ``hard_limit`` seconds. What that cannot stop (a runaway compiled loop, an
 agent that blocks SIGALRM) and what ends the worker process (a segfault,
 ``os._exit``) is the executor's business: it re-creates the game from the moves the
-runner reported (:func:`forumlab.arena.executors.report_progress`) and hands this
+runner reported (:func:`forumlab.arena.progress.report_progress`) and hands this
 runner a continuation job (``GameJob.resume_moves`` and ``prior_faults``), which it
 plays on from there.
 """
@@ -33,6 +33,7 @@ from ..core.game import Game, State
 from ..core.ranks import fault_ranks, shared_ranks
 from ..core.registry import create_game
 from ..core.rng import derive_seed, make_rng
+from .progress import progress_hook
 from .jobs import (
     END_CAP,
     END_RULES,
@@ -53,15 +54,6 @@ TIMEOUT_SLACK = 0.25  # seconds
 
 class MoveInterrupted(Exception):
     """Raised inside an agent's act() when the hard limit fires."""
-
-
-def _progress_hook():
-    """The executor's progress reporter (a no-op outside a worker)."""
-    try:
-        from .executors import progress_hook
-    except ImportError:  # e.g. a third-party runner without the executors module
-        return lambda *args: None
-    return progress_hook()
 
 
 def _in_main_thread() -> bool:
@@ -173,7 +165,7 @@ def run_job(job: GameJob) -> GameOutcome:
         (prior ones first), final scores and fault-policy ranks.
     """
     started = time.time()
-    report = _progress_hook()
+    report = progress_hook()  # the executor's sink; a no-op outside a worker
     game = create_game(job.game, job.config)
     n = game.players
     faults: list[Fault] = list(job.prior_faults)

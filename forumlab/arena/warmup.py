@@ -111,7 +111,7 @@ def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
             compiled (default: stderr); None for silence.
     """
     from ..core.registry import create_game
-    from .local_pool import default_workers
+    from .executors import default_workers
 
     game = create_game(game_name, config)
     families = _builtin_families(specs)
