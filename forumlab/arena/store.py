@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..core.errors import ForumlabError, squeeze
-from .jobs import Fault, GameOutcome
+from .jobs import Fault, GameOutcome, as_termination
 
 try:  # POSIX; on other platforms the side-file lock is skipped (the SQLite probe remains)
     import fcntl
@@ -761,7 +761,8 @@ def _row_outcome(row: dict[str, Any]) -> GameOutcome:
         seed=row["seed"], labels=tuple(json.loads(row["labels"])),
         specs=tuple(json.loads(row["specs"])), agent_seeds=tuple(json.loads(row["agent_seeds"])),
         moves=json.loads(row["moves"]), scores=json.loads(row["scores"]),
-        ranks=json.loads(row["ranks"]), plies=row["plies"], termination=row["termination"],
+        ranks=json.loads(row["ranks"]), plies=row["plies"],
+        termination=as_termination(row["termination"]),
         faults=[Fault(**f) for f in json.loads(row["faults"])],
         move_seconds=json.loads(row["move_seconds"]), moves_made=json.loads(row["moves_made"]),
         started=row["started"], finished=row["finished"], host=row["host"],

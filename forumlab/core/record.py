@@ -41,12 +41,14 @@ from .errors import ForumlabError, IllegalMoveError, RecordError
 from .game import State
 from .ranks import fault_ranks
 from .registry import create_game
+from .termination import Termination
 
 RECORD_FORMAT = "forumlab-record/1"
 # The fields this module reads; every other field of a record is kept in Record.extra.
 _FIELDS = ("format", "game", "config", "seed", "setup", "moves", "agents", "result")
 # What a stored "termination" says about the replayed result (other values are not checked).
-_TERMINATIONS = {"end": {"terminal": True, "truncated": False}, "cap": {"terminal": True, "truncated": True}}
+_TERMINATIONS = {Termination.RULES: {"terminal": True, "truncated": False},
+                 Termination.CAP: {"terminal": True, "truncated": True}}
 
 
 @dataclass
