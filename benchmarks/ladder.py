@@ -231,7 +231,7 @@ def build_report(header: dict, rr, curve, cpu: dict) -> dict:
         everything = [o for *_, outcomes in curve for o in outcomes]
         rows, full = _rating_rows(everything)
         points = []
-        for agent, budget, d, outcomes in curve:
+        for agent, budget, _, outcomes in curve:
             label = point_label(agent, budget)
             points.append(_entry(rows[label], agent=agent, budget_cpu_seconds=budget, label=label,
                                  spec=budget_spec(agent, budget),

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tests import executor_fns as fns
 from forumlab.arena.executors import (
     DaskExecutor,
     GameExecutionError,
@@ -28,9 +27,17 @@ from forumlab.arena.executors import (
     progress_hook,
     report_progress,
 )
-from forumlab.arena.jobs import (END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT, FAULT_KILL,
-                                 Fault, GameOutcome)
+from forumlab.arena.jobs import (
+    END_RULES,
+    FAULT_CRASH,
+    FAULT_EXCEPTION,
+    FAULT_EXIT,
+    FAULT_KILL,
+    Fault,
+    GameOutcome,
+)
 from forumlab.core.errors import ForumlabError
+from tests import executor_fns as fns
 
 
 def ok_jobs(n: int, prefix: str = "J") -> list:

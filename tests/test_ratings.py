@@ -12,8 +12,6 @@ from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import END_RULES, GameOutcome
-from forumlab.arena.store import ResultStore
-from forumlab.cli import main
 from forumlab.arena.ratings import (
     ELO_PER_NAT,
     RatedGame,
@@ -25,6 +23,8 @@ from forumlab.arena.ratings import (
     ratings_report,
 )
 from forumlab.arena.separation import find_separation
+from forumlab.arena.store import ResultStore
+from forumlab.cli import main
 
 
 def rotations(group, lineup, results):
@@ -311,8 +311,9 @@ def test_report_is_json_and_table_is_sorted_by_elo():
 def two_player(pairs):
     """Two-player games, one rotation group per (winner, loser) pair: the winner wins both seats."""
     games = []
-    for k, (w, l) in enumerate(pairs):
-        games += [RatedGame(f"g{k}", (w, l), (1, 2), (1, 0)), RatedGame(f"g{k}", (l, w), (2, 1), (0, 1))]
+    for k, (winner, loser) in enumerate(pairs):
+        games += [RatedGame(f"g{k}", (winner, loser), (1, 2), (1, 0)),
+                  RatedGame(f"g{k}", (loser, winner), (2, 1), (0, 1))]
     return games
 
 
@@ -458,7 +459,7 @@ def test_posterior_intervals_cover_true_values():
     seat_elo = {2: [0, -60], 3: [0, -30, -60], 4: [0, -20, -40, -60], 6: [0, 10, 20, -10, -20, -30]}
     rng = np.random.default_rng(2024)
     hits = checks = 0
-    for rep in range(20):
+    for _ in range(20):
         games = sample_pl_games(rng, agent_elo, seat_elo, {2: 40, 3: 30, 4: 25, 6: 15})
         r = rate(games)
         for a, true in agent_elo.items():

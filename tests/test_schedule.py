@@ -12,7 +12,12 @@ from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.seating import (
-    BALANCED_DESIGNS, affine_design, design, minimum_balanced_games, one_rotational_design, seat_lineup,
+    BALANCED_DESIGNS,
+    affine_design,
+    design,
+    minimum_balanced_games,
+    one_rotational_design,
+    seat_lineup,
 )
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import resume_tournament, versions

@@ -107,7 +107,7 @@ class TournamentDefinition:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TournamentDefinition":
+    def from_json(cls, data: dict[str, Any]) -> TournamentDefinition:
         """Inverse of to_json; ConfigError on unknown or bad fields."""
         if not isinstance(data, dict):
             raise ConfigError("a tournament definition must be a table/object")
@@ -126,7 +126,7 @@ class TournamentDefinition:
         return cls(**data)
 
     @classmethod
-    def from_stored(cls, data: dict[str, Any]) -> "TournamentDefinition":
+    def from_stored(cls, data: dict[str, Any]) -> TournamentDefinition:
         """The definition stored in a results file (from_json, but an absent
         ``rotations`` means the design such files were played with: cyclic)."""
         if isinstance(data, dict) and "rotations" not in data:

@@ -100,7 +100,7 @@ class GameOutcome:
     host: str = ""
 
     @classmethod
-    def for_job(cls, job: GameJob, **fields: Any) -> "GameOutcome":
+    def for_job(cls, job: GameJob, **fields: Any) -> GameOutcome:
         """An outcome of ``job``: the job's identity fields plus the given results."""
         return cls(key=job.key, group=job.group, lineup=job.lineup, rotation=job.rotation,
                    seed=job.seed, labels=tuple(job.labels), specs=tuple(job.specs),
@@ -115,7 +115,7 @@ class GameOutcome:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GameOutcome":
+    def from_json(cls, data: dict[str, Any]) -> GameOutcome:
         """Inverse of to_json."""
         data = dict(data)
         data["labels"] = tuple(data["labels"])

@@ -11,7 +11,7 @@ What a report holds and how the local pool uses it is described in
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .jobs import Fault
 

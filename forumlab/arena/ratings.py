@@ -17,11 +17,12 @@ counts ``1/k``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 
+from forumlab.arena.jobs import GameOutcome
 from forumlab.arena.plackett_luce import (
     ELO_PER_NAT,
     Fit,
@@ -30,7 +31,6 @@ from forumlab.arena.plackett_luce import (
     as_rated_game,
     fit_plackett_luce,
 )
-from forumlab.arena.jobs import GameOutcome
 from forumlab.arena.separation import ABOVE, BELOW, Separation, find_separation
 
 __all__ = [

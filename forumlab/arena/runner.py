@@ -22,8 +22,8 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
@@ -33,7 +33,6 @@ from ..core.game import Game, State
 from ..core.ranks import fault_ranks, shared_ranks
 from ..core.registry import create_game
 from ..core.rng import derive_seed, make_rng
-from .progress import progress_hook
 from .jobs import (
     END_CAP,
     END_RULES,
@@ -47,6 +46,7 @@ from .jobs import (
     GameJob,
     GameOutcome,
 )
+from .progress import progress_hook
 
 TIMEOUT_FACTOR = 1.5
 TIMEOUT_SLACK = 0.25  # seconds
@@ -98,7 +98,7 @@ class _CtrlC:
         self.pressed = False
 
     @contextmanager
-    def watching(self) -> Iterator["_CtrlC"]:
+    def watching(self) -> Iterator[_CtrlC]:
         if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
             yield self
             return

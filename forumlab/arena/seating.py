@@ -24,8 +24,9 @@ Three designs:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import permutations
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 BALANCED, CYCLIC, ALL = "balanced", "cyclic", "all"
 DESIGNS = (BALANCED, CYCLIC, ALL)

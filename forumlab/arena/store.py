@@ -40,9 +40,10 @@ import os
 import socket
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..core.errors import squeeze
 from .jobs import Fault, GameOutcome, as_termination
@@ -110,7 +111,7 @@ class ResultStore:
 
     @classmethod
     def create(cls, path: str | os.PathLike, definition: Any, versions: dict[str, Any], *,
-               synchronous: str = "FULL", timeout: float = OPEN_TIMEOUT) -> "ResultStore":
+               synchronous: str = "FULL", timeout: float = OPEN_TIMEOUT) -> ResultStore:
         """A new results file for ``definition``, or the existing one at ``path`` if it holds
         the same tournament (a resume).  ``definition`` is a JSON-ready dict (or anything with
         ``to_json()``); ``versions`` the software/engine versions, stored at creation and
@@ -131,7 +132,7 @@ class ResultStore:
     @classmethod
     def open(cls, path: str | os.PathLike, *, readonly: bool = False,
              versions: dict[str, Any] | None = None, synchronous: str = "FULL",
-             timeout: float | None = None) -> "ResultStore":
+             timeout: float | None = None) -> ResultStore:
         """An existing results file.  Writable by default (for resume; ``versions`` are then
         recorded with the games this session writes); ``readonly=True`` for ratings and
         export takes no writer lock and can run beside a running tournament.
@@ -153,7 +154,7 @@ class ResultStore:
 
     @classmethod
     def _open(cls, path: Path, *, readonly: bool, expect: dict[str, Any] | None,
-              versions: dict[str, Any] | None, synchronous: str, timeout: float) -> "ResultStore":
+              versions: dict[str, Any] | None, synchronous: str, timeout: float) -> ResultStore:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         check_header(path)  # before SQLite touches anything
@@ -307,7 +308,7 @@ class ResultStore:
         if lock is not None:
             lock.release()
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc) -> None:

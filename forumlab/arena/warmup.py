@@ -26,8 +26,8 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 import numpy as np
 

@@ -84,7 +84,7 @@ class Record:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> "Record":
+    def from_json(cls, data: Any) -> Record:
         """Validate a decoded JSON object; RecordError names the first problem."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
@@ -115,7 +115,7 @@ class Record:
 
     @classmethod
     def from_state(cls, state: State, with_result: bool = True,
-                   agents: list[dict[str, Any]] | None = None) -> "Record":
+                   agents: list[dict[str, Any]] | None = None) -> Record:
         """The record of a game played so far, with its random setup (if any) and, if
         given, the agents per seat."""
         game = state.game

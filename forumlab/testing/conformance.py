@@ -55,7 +55,8 @@ import os
 import random
 import subprocess
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -330,7 +331,7 @@ def _trace(game: Game, seed: int) -> dict[str, Any]:
     played by the kernels' random_move from a seeded RNG word."""
     import hashlib
 
-    for _, state in random_game(game, seed):
+    for _, state in random_game(game, seed):  # noqa: B007 - plays it out; the last state is used
         pass
     kernel_state = game.new_state(seed)
     rng = make_rng(seed)

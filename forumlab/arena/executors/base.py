@@ -4,8 +4,8 @@ from __future__ import annotations
 import logging
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -70,10 +70,10 @@ class Executor(ABC):
         the last outcome if some games failed outside the agents' control.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a no-op default: not every executor holds resources
         """Release workers and connections. Safe to call twice."""
 
-    def __enter__(self) -> "Executor":
+    def __enter__(self) -> Executor:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

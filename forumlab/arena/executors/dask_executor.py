@@ -26,12 +26,21 @@ import threading
 import time
 import traceback
 import uuid
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ...core.errors import ForumlabError, exception_line
 from ..jobs import GameJob, GameOutcome
-from .base import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                   JobFailure, note_counts, record_failure)
+from .base import (
+    DEFAULT_GRACE,
+    DEFAULT_STARTUP,
+    Executor,
+    GameExecutionError,
+    GameFn,
+    JobFailure,
+    note_counts,
+    record_failure,
+)
 from .local_pool import LocalExecutor
 
 _task_pools = threading.local()  # .pool: the LocalExecutor of this Dask worker thread

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import traceback
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from ...core.errors import exception_line
 from ..jobs import GameJob, GameOutcome

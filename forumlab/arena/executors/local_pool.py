@@ -13,18 +13,36 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from ...core.errors import ForumlabError, exception_line
-from ..progress import set_reporter
-from .base import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                   JobFailure, log, note_counts, record_failure)
-from .continuation import continuation
-from .heartbeat import (BEAT_SLOTS, FAULTS_BYTES, MOVES_BYTES, PLY, REPORTS, SERIAL, STAMP,
-                        SharedProgress, read_snapshot)
 from ..jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
-
+from ..progress import set_reporter
+from .base import (
+    DEFAULT_GRACE,
+    DEFAULT_STARTUP,
+    Executor,
+    GameExecutionError,
+    GameFn,
+    JobFailure,
+    log,
+    note_counts,
+    record_failure,
+)
+from .continuation import continuation
+from .heartbeat import (
+    BEAT_SLOTS,
+    FAULTS_BYTES,
+    MOVES_BYTES,
+    PLY,
+    REPORTS,
+    SERIAL,
+    STAMP,
+    SharedProgress,
+    read_snapshot,
+)
 
 # --------------------------------------------------------------------------- local pool
 
