@@ -117,10 +117,12 @@ def round_robin(game: str, config: dict, budget: float, groups: int, seed: int,
                                 seed=seed, hard_limit=_hard_limit(budget))
 
 
-def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int, seed: int) -> TournamentDefinition:
+def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int,
+             seed: int) -> TournamentDefinition:
     """``agent`` at ``budget`` against the reference field (greedy and random)."""
     label = point_label(agent, budget)
-    pool = (PoolEntry(label, budget_spec(agent, budget)),) + tuple(PoolEntry(a, a) for a in field(config["players"]))
+    pool = ((PoolEntry(label, budget_spec(agent, budget)),)
+            + tuple(PoolEntry(a, a) for a in field(config["players"])))
     return TournamentDefinition(game=game, config=config, agents=pool, format="gauntlet", candidate=label,
                                 games_per_lineup=groups, seed=seed, hard_limit=_hard_limit(budget))
 
@@ -372,9 +374,11 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         "benchmark": "ladder", "game": game, "players": config["players"], "config": config,
         "command": command, "versions": versions(game), "machine": platform.machine(),
         "cores": os.cpu_count(), "workers": workers, "groups": groups, "seed": seed, "quick": quick,
-        "budget": budget, "curve_budgets": list(curve_budgets), "budget_unit": "cpu_time (thread CPU seconds per move)",
+        "budget": budget, "curve_budgets": list(curve_budgets),
+        "budget_unit": "cpu_time (thread CPU seconds per move)",
         "seating": rr_def.rotations, "moves_per_seat": moves_per_seat, "expected_minutes": expected / 60,
-        "cpu_seconds_per_move_measured_on": f"{len(positions)} positions of a greedy self-play game, in the ladder's process",
+        "cpu_seconds_per_move_measured_on": (f"{len(positions)} positions of a greedy self-play game, "
+                                             "in the ladder's process"),
     }
     partial = out_dir / "partial.json"
     rr_done = None
@@ -388,7 +392,8 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         else:
             curve_done.append((tag[0], tag[1], d, outcomes))
         partial.write_text(json.dumps(build_report(header, rr_done, curve_done, cpu), indent=1))
-        _note(f"finished {db.name} ({len(outcomes)} games, {(time.perf_counter() - started) / 60:.1f} min so far)")
+        minutes = (time.perf_counter() - started) / 60
+        _note(f"finished {db.name} ({len(outcomes)} games, {minutes:.1f} min so far)")
 
     report = build_report(header, rr_done, curve_done, cpu)
     png = out_dir / f"ladder-{game}-{config['players']}p.png"

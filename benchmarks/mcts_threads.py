@@ -168,7 +168,8 @@ def main(seconds, rounds, budget, forma_groups, forum_groups, workers, seed, onl
         if value < 1:
             fail(f"{name} must be at least 1, not {value}")
     started = time.perf_counter()
-    report = {"benchmark": "mcts_threads", "command": "python -m benchmarks.mcts_threads " + shlex.join(sys.argv[1:]),
+    report = {"benchmark": "mcts_threads",
+              "command": "python -m benchmarks.mcts_threads " + shlex.join(sys.argv[1:]),
               "machine": platform.machine(), "cores": os.cpu_count(), "seed": seed}
     if only in (None, "speed"):
         report["speed"] = {"seconds": seconds, "rounds": rounds, **speed(seconds, rounds)}

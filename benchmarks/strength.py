@@ -32,7 +32,8 @@ TARGETS = (
     ("mcts(iterations=1000)", ("mcts(iterations=1000)", "greedy", "random"), 0.80),
     ("greedy", ("greedy", "random", "random2"), 0.70),
 )
-ROUND_ROBIN = ("random", "greedy", "paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)", "mcts(iterations=1000)")
+ROUND_ROBIN = ("random", "greedy", "paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)",
+               "mcts(iterations=1000)")
 
 
 def _pool(labels):

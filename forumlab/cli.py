@@ -102,8 +102,10 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: one per agent given with -a, else the game's default).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seed.")
-@click.option("--agents", "-a", default=None, help="Comma-separated agent specs, one per seat (default: random).")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option, e.g. max_rounds=50.")
+@click.option("--agents", "-a", default=None,
+              help="Comma-separated agent specs, one per seat (default: random).")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Game option, e.g. max_rounds=50.")
 @click.option("--show", is_flag=True, help="Show the board after every move.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game record here (also what was played if the game is interrupted).")

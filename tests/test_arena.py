@@ -89,7 +89,8 @@ def test_gauntlet_and_all_permutations():
 
 
 def test_plan_is_stable():
-    assert plan(quick(["random", "greedy", "mcts(iterations=5)"])) == plan(quick(["random", "greedy", "mcts(iterations=5)"]))
+    pool = ["random", "greedy", "mcts(iterations=5)"]
+    assert plan(quick(pool)) == plan(quick(list(pool)))
 
 
 def test_definition_validation_errors():

@@ -139,7 +139,8 @@ def test_shared_ranks_are_chosen_jointly():
     assert set(fit.tie) == {2, 3}
     a, b, c = (math.exp(fit.theta[x] + fit.seat_delta[3][s]) for s, x in enumerate("ABC"))
     nu2, nu3 = fit.tie[2], fit.tie[3]
-    denom = a + b + c + nu2 * (math.sqrt(a * b) + math.sqrt(a * c) + math.sqrt(b * c)) + nu3 * (a * b * c) ** (1 / 3)
+    denom = (a + b + c + nu2 * (math.sqrt(a * b) + math.sqrt(a * c) + math.sqrt(b * c))
+             + nu3 * (a * b * c) ** (1 / 3))
     # A and B share first place, chosen together; C is then last with probability 1.
     expected = nu2 * math.sqrt(a * b) / denom
     assert math.exp(fit.order_log_probability(("A", "B", "C"), (1, 1, 3))) == pytest.approx(expected)
@@ -152,7 +153,8 @@ def test_shared_ranks_are_chosen_jointly():
     total = sum(math.exp(fit.order_log_probability(("A", "B", "C"), r)) for r in weak_orders)
     assert total == pytest.approx(1.0)
     # The vectorised likelihood agrees with the game-by-game one.
-    assert fit.log_likelihood == pytest.approx(sum(fit.order_log_probability(g.agents, g.ranks) for g in games))
+    by_game = sum(fit.order_log_probability(g.agents, g.ranks) for g in games)
+    assert fit.log_likelihood == pytest.approx(by_game)
 
 
 def test_ranks_must_be_competition_style():
@@ -272,7 +274,8 @@ def test_superiority_and_intervals_from_the_posterior():
     # Repeated (seating, ranks) patterns are fitted once with their count as weight: the
     # likelihood is still the sum over every game.
     assert len({(g.agents, g.ranks) for g in games}) < len(games)
-    assert r.fit.log_likelihood == pytest.approx(sum(r.fit.order_log_probability(g.agents, g.ranks) for g in games))
+    by_game = sum(r.fit.order_log_probability(g.agents, g.ranks) for g in games)
+    assert r.fit.log_likelihood == pytest.approx(by_game)
 
 
 def test_fewer_games_give_wider_intervals():

@@ -201,7 +201,8 @@ def run_job(job: GameJob) -> GameOutcome:
                 except MoveInterrupted as exc:
                     fault = (FAULT_HANG, str(exc))
                 except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
-                    fault = (FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION, exception_line(exc))
+                    kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
+                    fault = (kind, exception_line(exc))
                 elapsed = time.perf_counter() - t0
                 seconds[seat] += elapsed
                 counts[seat] += 1

@@ -89,7 +89,8 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r} (expected {RECORD_FORMAT!r})")
+            raise RecordError(f"unsupported record format {data.get('format')!r} "
+                              f"(expected {RECORD_FORMAT!r})")
         game = data.get("game")
         if not isinstance(game, str):
             raise RecordError("record field 'game' must be a string")
@@ -194,7 +195,8 @@ def replay_checked(record: Record) -> tuple[State, list[str]]:
     if record.result is not None:
         disagreements = result_disagreements(record.result, state)
         if disagreements:
-            warnings.append("the record's stored result disagrees with the replay: " + "; ".join(disagreements))
+            warnings.append("the record's stored result disagrees with the replay: "
+                            + "; ".join(disagreements))
     return state, warnings
 
 
