@@ -93,7 +93,8 @@ def measure_cell(players: int, groups: int, tournaments: int, agents: int, sprea
         "agent_intervals": checks,
         "coverage": hits / checks,
         # Standard error over tournaments (the intervals of one tournament share its games).
-        "coverage_se": float(np.std(per_tournament, ddof=1) / math.sqrt(tournaments)) if tournaments > 1 else None,
+        "coverage_se": (float(np.std(per_tournament, ddof=1) / math.sqrt(tournaments))
+                        if tournaments > 1 else None),
         "mean_half_width_elo": half_width / checks,
         "seat_coverage": seat_hits / seat_checks,
         "separated_tournaments": sep_tournaments / tournaments,
@@ -131,7 +132,8 @@ def _int_list(text: str) -> list[int]:
               help="Simulated tournaments per cell.")
 @click.option("--players", default="2,3,4", show_default=True, help="Player counts (2-4).")
 @click.option("--groups", default="2,4,8,16,64", show_default=True, help="Rotation groups per lineup.")
-@click.option("--agents", type=click.IntRange(min=2), default=4, show_default=True, help="Agents per tournament.")
+@click.option("--agents", type=click.IntRange(min=2), default=4, show_default=True,
+              help="Agents per tournament.")
 @click.option("--spread", type=click.FloatRange(min=0), default=400.0, show_default=True,
               help="True Elo drawn uniformly from [0, spread].")
 @click.option("--prior-sd", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True)
@@ -150,7 +152,8 @@ def main(tournaments, players, groups, agents, spread, prior_sd, seed, as_markdo
         "interval": "95% Laplace approximation of the posterior (forumlab.arena.ratings.rate)",
         "design": {
             "agents": agents,
-            "true_elo": f"each agent uniform on [0, {spread:g}] per tournament (gaps 0-{spread:g}), anchor a0",
+            "true_elo": (f"each agent uniform on [0, {spread:g}] per tournament "
+                         f"(gaps 0-{spread:g}), anchor a0"),
             "seat_elo": SEAT_ELO,
             "seating": "round robin over every lineup; each rotation group in all n cyclic rotations",
             "prior_sd": prior_sd,

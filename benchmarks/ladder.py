@@ -57,10 +57,11 @@ import click
 from forumlab.agents.registry import check_spec, create_agent
 from forumlab.agents.spec import parse_spec
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
-from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.ratings import rate, rated_games, ratings_report
 from forumlab.arena.schedule import plan
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, run_tournament, versions
+from forumlab.arena.tournament import run_tournament, versions
+from forumlab.cli import fail
 from forumlab.core.errors import ForumlabError
 from forumlab.core.registry import create_game, get_game_class
 
@@ -116,10 +117,12 @@ def round_robin(game: str, config: dict, budget: float, groups: int, seed: int,
                                 seed=seed, hard_limit=_hard_limit(budget))
 
 
-def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int, seed: int) -> TournamentDefinition:
+def gauntlet(game: str, config: dict, agent: str, budget: float, groups: int,
+             seed: int) -> TournamentDefinition:
     """``agent`` at ``budget`` against the reference field (greedy and random)."""
     label = point_label(agent, budget)
-    pool = (PoolEntry(label, budget_spec(agent, budget)),) + tuple(PoolEntry(a, a) for a in field(config["players"]))
+    pool = ((PoolEntry(label, budget_spec(agent, budget)),)
+            + tuple(PoolEntry(a, a) for a in field(config["players"])))
     return TournamentDefinition(game=game, config=config, agents=pool, format="gauntlet", candidate=label,
                                 games_per_lineup=groups, seed=seed, hard_limit=_hard_limit(budget))
 
@@ -230,7 +233,7 @@ def build_report(header: dict, rr, curve, cpu: dict) -> dict:
         everything = [o for *_, outcomes in curve for o in outcomes]
         rows, full = _rating_rows(everything)
         points = []
-        for agent, budget, d, outcomes in curve:
+        for agent, budget, _, outcomes in curve:
             label = point_label(agent, budget)
             points.append(_entry(rows[label], agent=agent, budget_cpu_seconds=budget, label=label,
                                  spec=budget_spec(agent, budget),
@@ -276,11 +279,6 @@ def plot_curve(report: dict, path: Path) -> str | None:
     return str(path)
 
 
-def _fail(message: str) -> None:
-    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
-    sys.exit(2)
-
-
 def _note(message: str) -> None:
     click.echo(f"ladder: {message}", err=True)
 
@@ -310,29 +308,29 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         config = {"players": players if players is not None else create_game(game).players}
         game_obj = create_game(game, config)
     except ForumlabError as exc:
-        _fail(exc)
+        fail(exc)
     curve_budgets = CURVE_BUDGETS
     if quick:
         budget, curve_budgets = QUICK["budget"], QUICK["curve"]
         groups = QUICK["groups"] if groups is None else groups
     if not (math.isfinite(budget) and budget > 0):
-        _fail(f"--budget must be a positive number of seconds, not {budget!r}")
+        fail(f"--budget must be a positive number of seconds, not {budget!r}")
     if groups is not None and groups < 1:
-        _fail(f"--groups must be at least 1, not {groups}")
+        fail(f"--groups must be at least 1, not {groups}")
     if workers < 1:
-        _fail(f"--workers must be at least 1, not {workers}")
+        fail(f"--workers must be at least 1, not {workers}")
     try:
         for agent in SEARCH_AGENTS + REFERENCE:
             check_spec(budget_spec(agent, budget) if agent in SEARCH_AGENTS else agent)
         for spec in specs:
             check_spec(with_budget(spec, budget))
     except ForumlabError as exc:
-        _fail(exc)
+        fail(exc)
     if len(set(specs)) != len(specs) or ANCHOR in specs:
-        _fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
+        fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
     out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
     if out_dir.exists() and not out_dir.is_dir():
-        _fail(f"--out {out_dir} exists and is not a directory")
+        fail(f"--out {out_dir} exists and is not a directory")
 
     moves_per_seat, greedy_move, positions = self_play(game_obj)
 
@@ -376,9 +374,11 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         "benchmark": "ladder", "game": game, "players": config["players"], "config": config,
         "command": command, "versions": versions(game), "machine": platform.machine(),
         "cores": os.cpu_count(), "workers": workers, "groups": groups, "seed": seed, "quick": quick,
-        "budget": budget, "curve_budgets": list(curve_budgets), "budget_unit": "cpu_time (thread CPU seconds per move)",
+        "budget": budget, "curve_budgets": list(curve_budgets),
+        "budget_unit": "cpu_time (thread CPU seconds per move)",
         "seating": rr_def.rotations, "moves_per_seat": moves_per_seat, "expected_minutes": expected / 60,
-        "cpu_seconds_per_move_measured_on": f"{len(positions)} positions of a greedy self-play game, in the ladder's process",
+        "cpu_seconds_per_move_measured_on": (f"{len(positions)} positions of a greedy self-play game, "
+                                             "in the ladder's process"),
     }
     partial = out_dir / "partial.json"
     rr_done = None
@@ -392,7 +392,8 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
         else:
             curve_done.append((tag[0], tag[1], d, outcomes))
         partial.write_text(json.dumps(build_report(header, rr_done, curve_done, cpu), indent=1))
-        _note(f"finished {db.name} ({len(outcomes)} games, {(time.perf_counter() - started) / 60:.1f} min so far)")
+        minutes = (time.perf_counter() - started) / 60
+        _note(f"finished {db.name} ({len(outcomes)} games, {minutes:.1f} min so far)")
 
     report = build_report(header, rr_done, curve_done, cpu)
     png = out_dir / f"ladder-{game}-{config['players']}p.png"
@@ -412,7 +413,7 @@ def run() -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        _fail(exc.format_message())
+        fail(exc.format_message())
 
 
 if __name__ == "__main__":

@@ -36,9 +36,9 @@ import numpy as np
 from forumlab.agents.registry import create_agent
 from forumlab.arena.balance import wilson_interval
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
-from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.ratings import rate, rated_games, ratings_report
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, run_tournament
+from forumlab.arena.tournament import run_tournament
 from forumlab.core.registry import create_game
 from forumlab.search import mcts as kernel
 

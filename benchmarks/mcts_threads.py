@@ -43,6 +43,7 @@ from forumlab.agents.registry import create_agent
 from forumlab.arena.definition import TournamentDefinition
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import run_tournament
+from forumlab.cli import fail
 from forumlab.core.registry import create_game
 
 from .mcts_experiment import pool, summarise
@@ -143,11 +144,6 @@ def strength_in(game: str, players: int, budget: float, groups: int, workers: in
             "load_average_before": load_before, "load_average_after": load_average()}
 
 
-def _fail(message: str) -> None:
-    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
-    sys.exit(2)
-
-
 @click.command()
 @click.option("--seconds", type=float, default=0.2, show_default=True,
               help="Speed: CPU seconds of one thread that set each position's iteration budget.")
@@ -166,13 +162,14 @@ def main(seconds, rounds, budget, forma_groups, forum_groups, workers, seed, onl
     """Speed and strength of root-parallel MCTS (threads=2 against threads=1), as JSON."""
     for name, value in (("--seconds", seconds), ("--budget", budget)):
         if not (math.isfinite(value) and value > 0):
-            _fail(f"{name} must be a positive number of seconds, not {value!r}")
+            fail(f"{name} must be a positive number of seconds, not {value!r}")
     for name, value in (("--rounds", rounds), ("--forma-groups", forma_groups),
                         ("--forum-groups", forum_groups), ("--workers", workers)):
         if value < 1:
-            _fail(f"{name} must be at least 1, not {value}")
+            fail(f"{name} must be at least 1, not {value}")
     started = time.perf_counter()
-    report = {"benchmark": "mcts_threads", "command": "python -m benchmarks.mcts_threads " + shlex.join(sys.argv[1:]),
+    report = {"benchmark": "mcts_threads",
+              "command": "python -m benchmarks.mcts_threads " + shlex.join(sys.argv[1:]),
               "machine": platform.machine(), "cores": os.cpu_count(), "seed": seed}
     if only in (None, "speed"):
         report["speed"] = {"seconds": seconds, "rounds": rounds, **speed(seconds, rounds)}
@@ -194,7 +191,7 @@ def run() -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        _fail(exc.format_message())
+        fail(exc.format_message())
 
 
 if __name__ == "__main__":

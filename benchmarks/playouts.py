@@ -82,7 +82,8 @@ def bench_reference(make, seconds: float, seed: int) -> dict:
 @click.command()
 @click.option("--game", default="forum-romanum", show_default=True)
 @click.option("--players", default=None, help="Comma-separated player counts.")
-@click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per engine and player count.")
+@click.option("--seconds", type=float, default=3.0, show_default=True,
+              help="Time per engine and player count.")
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(game, players, seconds, seed):
     """Measure random playouts per second, numba vs reference, side by side."""

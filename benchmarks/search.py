@@ -14,7 +14,6 @@ import time
 import click
 
 from forumlab.agents.registry import agent_names, create_agent
-
 from forumlab.core.errors import ForumlabError
 from forumlab.core.registry import create_game, get_game_class
 

@@ -30,7 +30,6 @@ import time
 
 import click
 
-
 BREAKDOWN = """
 import json, sys, time
 from forumlab.arena import warmup

@@ -23,16 +23,17 @@ import click
 
 from forumlab.arena.balance import wilson_interval
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
-from forumlab.arena.ratings import rate, ratings_report
+from forumlab.arena.ratings import rate, rated_games, ratings_report
 from forumlab.arena.seating import BALANCED, design
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, run_tournament
+from forumlab.arena.tournament import run_tournament
 
 TARGETS = (
     ("mcts(iterations=1000)", ("mcts(iterations=1000)", "greedy", "random"), 0.80),
     ("greedy", ("greedy", "random", "random2"), 0.70),
 )
-ROUND_ROBIN = ("random", "greedy", "paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)", "mcts(iterations=1000)")
+ROUND_ROBIN = ("random", "greedy", "paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)",
+               "mcts(iterations=1000)")
 
 
 def _pool(labels):

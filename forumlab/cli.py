@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .core.errors import ForumlabError
+from .core.errors import ForumlabError, error_line, exception_line
 from .core.options import parse_key_values
 
 EXIT_BAD_INPUT = 2
@@ -22,7 +22,7 @@ EXIT_INTERRUPTED = 130
 
 def fail(message: str) -> None:
     """Print ``error: message`` as one line on stderr and exit with code 2."""
-    click.echo("error: " + " ".join(str(message).splitlines()), err=True)
+    click.echo(error_line(message), err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -102,8 +102,10 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: one per agent given with -a, else the game's default).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seed.")
-@click.option("--agents", "-a", default=None, help="Comma-separated agent specs, one per seat (default: random).")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option, e.g. max_rounds=50.")
+@click.option("--agents", "-a", default=None,
+              help="Comma-separated agent specs, one per seat (default: random).")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Game option, e.g. max_rounds=50.")
 @click.option("--show", is_flag=True, help="Show the board after every move.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game record here (also what was played if the game is interrupted).")
@@ -185,7 +187,7 @@ def _play_out(state, seats, specs, show, faults) -> None:
                 if move not in set(state.legal_moves().tolist()):
                     raise ValueError(f"returned {move!r}, which is not a legal move")
             except Exception as exc:  # the agent's fault (KeyboardInterrupt is not caught)
-                error = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
+                error = exception_line(exc)
                 ply = len(state.history) + 1
                 faults.append({"seat": seat, "ply": ply, "kind": "exception", "message": error})
                 click.echo(f"warning: seat {seat} ({specs[seat]}) failed at ply {ply}: {error}; "

@@ -11,17 +11,27 @@ import pytest
 from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
-from forumlab.arena.jobs import (END_CAP, END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT,
-                                 FAULT_HANG, FAULT_ILLEGAL, FAULT_INIT, FAULT_KILL, FAULT_TIMEOUT)
+from forumlab.arena.jobs import (
+    END_CAP,
+    END_RULES,
+    FAULT_CRASH,
+    FAULT_EXCEPTION,
+    FAULT_EXIT,
+    FAULT_HANG,
+    FAULT_ILLEGAL,
+    FAULT_INIT,
+    FAULT_KILL,
+    FAULT_TIMEOUT,
+)
+from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
-from forumlab.core.ranks import fault_ranks
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
-from forumlab.arena.ratings import rate
+from forumlab.arena.tournament import resume_tournament, run_tournament
 from forumlab.cli import main
-from forumlab.core.registry import create_game
 from forumlab.core.errors import ConfigError, ForumlabError
+from forumlab.core.ranks import fault_ranks
+from forumlab.core.registry import create_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,7 +89,8 @@ def test_gauntlet_and_all_permutations():
 
 
 def test_plan_is_stable():
-    assert plan(quick(["random", "greedy", "mcts(iterations=5)"])) == plan(quick(["random", "greedy", "mcts(iterations=5)"]))
+    pool = ["random", "greedy", "mcts(iterations=5)"]
+    assert plan(quick(pool)) == plan(quick(list(pool)))
 
 
 def test_definition_validation_errors():

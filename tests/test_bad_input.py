@@ -94,8 +94,10 @@ def ws(tmp_path, finished_db):
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "latin1.toml").write_bytes('game = "forum-romanum"  # café\n'.encode("latin-1") + POOL.encode())
-    (tmp_path / "latin1.json").write_bytes(json.dumps(RECORD)[:-1].encode() + ', "note": "caf\xe9"}'.encode("latin-1"))
+    (tmp_path / "latin1.toml").write_bytes('game = "forum-romanum"  # café\n'.encode("latin-1")
+                                           + POOL.encode())
+    (tmp_path / "latin1.json").write_bytes(json.dumps(RECORD)[:-1].encode()
+                                           + ', "note": "caf\xe9"}'.encode("latin-1"))
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
@@ -139,22 +141,26 @@ CASES = {
     "replay: a directory": (["replay", "dir"], ["dir"]),
     "replay: a results file": (["replay", "results.db"], ["results.db"]),
     # ---- tournament run: definitions
-    "run: seed=abc in an agent": (["tournament", "run", "-a", "random(seed=abc)", "-a", "greedy", "--db", NEW],
-                                  ["seed must be an integer"]),
+    "run: seed=abc in an agent": (["tournament", "run", "-a", "random(seed=abc)", "-a", "greedy",
+                                   "--db", NEW], ["seed must be an integer"]),
     "run: seed=abc in the TOML": (["tournament", "run", "--config", "agent_seed_abc.toml", "--db", NEW],
                                   ["seed must be an integer"]),
     "run: TOML not UTF-8": (["tournament", "run", "--config", "latin1.toml", "--db", NEW], ["UTF-8"]),
     "run: config = 3": (["tournament", "run", "--config", "config3.toml", "--db", NEW], ["config"]),
-    "run: move_time = nan": (["tournament", "run", "--config", "move_time_nan.toml", "--db", NEW], ["move_time"]),
-    "run: hard_limit = inf": (["tournament", "run", "--config", "hard_limit_inf.toml", "--db", NEW], ["hard_limit"]),
+    "run: move_time = nan": (["tournament", "run", "--config", "move_time_nan.toml", "--db", NEW],
+                             ["move_time"]),
+    "run: hard_limit = inf": (["tournament", "run", "--config", "hard_limit_inf.toml", "--db", NEW],
+                              ["hard_limit"]),
     "run: TOML seed 2^63": (["tournament", "run", "--config", "seed_2_63.toml", "--db", NEW], ["seed"]),
     "run: TOML seed below -2^63": (["tournament", "run", "--config", "seed_neg.toml", "--db", NEW], ["seed"]),
     "run: TOML nested 5000 deep": (["tournament", "run", "--config", "deep.toml", "--db", NEW], ["deep"]),
-    "run: TOML without [[agents]]": (["tournament", "run", "--config", "no_agents.toml", "--db", NEW], ["[[agents]]"]),
+    "run: TOML without [[agents]]": (["tournament", "run", "--config", "no_agents.toml", "--db", NEW],
+                                     ["[[agents]]"]),
     "run: agents = text": (["tournament", "run", "--config", "agents_text.toml", "--db", NEW], ["agents"]),
     "run: a date in the config": (["tournament", "run", "--config", "date.toml", "--db", NEW], ["when"]),
     "run: unknown TOML key": (["tournament", "run", "--config", "unknown_key.toml", "--db", NEW], ["colour"]),
-    "run: TOML syntax": (["tournament", "run", "--config", "bad_syntax.toml", "--db", NEW], ["not valid TOML"]),
+    "run: TOML syntax": (["tournament", "run", "--config", "bad_syntax.toml", "--db", NEW],
+                         ["not valid TOML"]),
     "run: TOML missing": (["tournament", "run", "--config", "missing.toml", "--db", NEW], ["missing.toml"]),
     "run: TOML is a directory": (["tournament", "run", "--config", "dir", "--db", NEW], ["dir"]),
     "run: games_per_lineup = 1e9": (["tournament", "run", "--config", "huge_schedule.toml", "--db", NEW],
@@ -183,8 +189,8 @@ CASES = {
                             ["--workers"]),
     "run: --players 9": (["tournament", "run", "-a", "random", "--players", "9", "--db", NEW], ["players"]),
     "run: --players x": (["tournament", "run", "-a", "random", "--players", "x", "--db", NEW], ["--players"]),
-    "run: --option not JSON-able": (["tournament", "run", "-a", "random", "-o", "max_rounds=abc", "--db", NEW],
-                                    ["max_rounds"]),
+    "run: --option not JSON-able": (["tournament", "run", "-a", "random", "-o", "max_rounds=abc",
+                                     "--db", NEW], ["max_rounds"]),
     "run: unknown agent": (["tournament", "run", "-a", "alphazero", "--db", NEW], ["alphazero"]),
     "run: label used twice": (["tournament", "run", "-a", "x=random", "-a", "x=greedy", "--db", NEW],
                               ["twice"]),
@@ -262,11 +268,13 @@ def test_play_takes_the_player_count_from_the_agents():
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["scores"]) == 4
     # -p still wins, and still has to agree with -a.
-    assert_bad_input(run("play", "forum-romanum", "-p", "3", "-a", "random,random"), "2 agents given for 3 players")
+    assert_bad_input(run("play", "forum-romanum", "-p", "3", "-a", "random,random"),
+                     "2 agents given for 3 players")
 
 
 def test_anchor_help_states_the_real_default(ws):
-    assert re.search(r"default: random (if it played|when it plays)", " ".join(run("ratings", "--help").stdout.split()))
+    help_text = " ".join(run("ratings", "--help").stdout.split())
+    assert re.search(r"default: random (if it played|when it plays)", help_text)
     table = run("ratings", "results.db").stdout
     assert "anchor random = 0" in table  # random anchors although greedy comes first in sorted order
 
@@ -339,7 +347,8 @@ def test_python_dash_m_forumlab_runs_the_command_line():
     proc = subprocess.run(cli_command() + ["play", "forum-romanum", "--bogus"], capture_output=True,
                           text=True, env=child_env(), timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip().splitlines() == ["error: No such option '--bogus'. (see 'forumlab play --help')"]
+    assert proc.stderr.strip().splitlines() == [
+        "error: No such option '--bogus'. (see 'forumlab play --help')"]
     listed = subprocess.run(cli_command() + ["games"], capture_output=True, text=True, env=child_env(),
                             timeout=300)
     assert listed.returncode == 0 and "forum-romanum" in listed.stdout

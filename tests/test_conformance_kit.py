@@ -57,7 +57,8 @@ def test_duplicate_legal_moves_are_caught():
         out[n] = out[0]
         return n + 1
 
-    fails(kit.check_legal_moves, broken(kernels={"legal_moves": legal_moves}), "legal moves: the list repeats a move")
+    fails(kit.check_legal_moves, broken(kernels={"legal_moves": legal_moves}),
+          "legal moves: the list repeats a move")
 
 
 def test_a_random_move_that_changes_the_state_is_caught():
@@ -104,7 +105,8 @@ def test_scores_that_are_not_numbers_are_caught():
     def scores(s, out):
         out[:] = np.nan
 
-    fails(kit.check_result, broken(kernels={"scores": scores}), "result: scores [nan, nan] are not one finite")
+    fails(kit.check_result, broken(kernels={"scores": scores}),
+          "result: scores [nan, nan] are not one finite")
 
 
 def test_a_config_that_forgets_an_option_is_caught():

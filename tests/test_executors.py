@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tests import executor_fns as fns
 from forumlab.arena.executors import (
     DaskExecutor,
     GameExecutionError,
@@ -28,9 +27,17 @@ from forumlab.arena.executors import (
     progress_hook,
     report_progress,
 )
-from forumlab.arena.jobs import (END_RULES, FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT, FAULT_KILL,
-                                 Fault, GameOutcome)
+from forumlab.arena.jobs import (
+    END_RULES,
+    FAULT_CRASH,
+    FAULT_EXCEPTION,
+    FAULT_EXIT,
+    FAULT_KILL,
+    Fault,
+    GameOutcome,
+)
 from forumlab.core.errors import ForumlabError
+from tests import executor_fns as fns
 
 
 def ok_jobs(n: int, prefix: str = "J") -> list:
@@ -228,7 +235,8 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
         import sys, threading, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
         from tests import executor_fns as fns
-        from forumlab.arena.executors import LocalExecutor, _PLY
+        from forumlab.arena.executors import LocalExecutor
+        from forumlab.arena.executors.heartbeat import PLY
 
         if __name__ == "__main__":
             executor = LocalExecutor(2, progress=False)
@@ -236,7 +244,7 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
             def show():
                 # Both games at their bad move (ply 5): the spin game holds its GIL.
                 while not (len(executor._pool) == 2 and all(
-                        w.task is not None and w.beat[_PLY] == 5 for w in executor._pool)):
+                        w.task is not None and w.beat[PLY] == 5 for w in executor._pool)):
                     time.sleep(0.05)
                 print(*executor.worker_pids, flush=True)
             threading.Thread(target=show, daemon=True).start()
@@ -387,10 +395,10 @@ def test_dask_executor_continues_dead_and_hung_games_and_reports_errors(dask_clu
 
 def test_dask_tournament_survives_an_agent_that_crashes_its_worker(dask_cluster, tmp_path):
     from forumlab.arena.definition import PoolEntry, TournamentDefinition
-    from forumlab.arena.ratings import rate
+    from forumlab.arena.ratings import rate, rated_games
     from forumlab.arena.schedule import plan
     from forumlab.arena.store import ResultStore
-    from forumlab.arena.tournament import rated_games, resume_tournament, run_tournament
+    from forumlab.arena.tournament import resume_tournament, run_tournament
 
     d = TournamentDefinition(
         agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy"),

@@ -52,8 +52,9 @@ def test_built_in_games_keep_the_limits(name):
 
 def test_a_move_bound_beyond_the_mcts_stride_primes_is_refused():
     check_game_class("toy-variant", with_moves(LIMITS.max_moves))  # the bound itself is fine
-    with pytest.raises(GameRegistrationError, match=r"'toy-variant' cannot register: MAX_MOVES = 65537, "
-                                                    r"but generic search needs 1\.\.65536 \(MCTS's stride primes"):
+    with pytest.raises(GameRegistrationError,
+                       match=r"'toy-variant' cannot register: MAX_MOVES = 65537, "
+                             r"but generic search needs 1\.\.65536 \(MCTS's stride primes"):
         register_game("toy-variant", with_moves(LIMITS.max_moves + 1))
     with pytest.raises(GameRegistrationError, match="MAX_MOVES = 0"):
         register_game("toy-variant", with_moves(0))
@@ -78,7 +79,8 @@ def test_a_state_size_out_of_bounds_is_refused(monkeypatch, size):
 
 def test_a_kernel_module_without_a_protocol_function_is_refused(monkeypatch):
     monkeypatch.delattr(toy_kernels, "determinize")
-    with pytest.raises(GameRegistrationError, match="kernel module tests.toy_goofspiel.kernels lacks determinize"):
+    with pytest.raises(GameRegistrationError,
+                       match="kernel module tests.toy_goofspiel.kernels lacks determinize"):
         register_game("toy-variant", variant())
 
 
@@ -139,7 +141,8 @@ def test_a_built_in_entry_beyond_a_limit_fails_with_one_line_on_the_cli(monkeypa
         create_game("toy-variant")
     result = CliRunner().invoke(cli_main, ["play", "toy-variant"])
     assert result.exit_code == 2
-    assert result.output.strip().splitlines()[-1].startswith("error: game 'toy-variant' cannot register: up to 9")
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("error: game 'toy-variant' cannot register: up to 9")
 
 
 TooManyPlayers = variant(max_players=9)
@@ -154,4 +157,5 @@ def test_the_toy_game_starts_as_its_docstring_says():
     state.play("4")
     state.play("3")  # seats 0 and 1 tie for the highest bid: the prize goes to nobody
     assert state.scores() == [0, 0, 0]
-    assert state.current_player == 0 and np.count_nonzero(state.array[toy_kernels.BID:toy_kernels.BID + 3]) == 0
+    assert state.current_player == 0
+    assert np.count_nonzero(state.array[toy_kernels.BID:toy_kernels.BID + 3]) == 0

@@ -124,5 +124,7 @@ def test_candidate_specs_replace_the_search_agents_and_replay_bit_for_bit(tmp_pa
     assert rows["mcts(iterations=30)"]["spec"] == "mcts(iterations=30)"
     assert rows[ANCHOR]["games"] == 6  # one balanced group of 3 players
     # Iteration budgets: the same games, hence the same ratings, on a second run.
-    strip = lambda r: [(x["agent"], x["elo"], x["mean_rank"]) for x in r["round_robin"]["agents"]]
+    def strip(r):
+        return [(x["agent"], x["elo"], x["mean_rank"]) for x in r["round_robin"]["agents"]]
+
     assert strip(a) == strip(b)

@@ -12,8 +12,6 @@ from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import END_RULES, GameOutcome
-from forumlab.arena.store import ResultStore
-from forumlab.cli import main
 from forumlab.arena.ratings import (
     ELO_PER_NAT,
     RatedGame,
@@ -25,6 +23,8 @@ from forumlab.arena.ratings import (
     ratings_report,
 )
 from forumlab.arena.separation import find_separation
+from forumlab.arena.store import ResultStore
+from forumlab.cli import main
 
 
 def rotations(group, lineup, results):
@@ -139,7 +139,8 @@ def test_shared_ranks_are_chosen_jointly():
     assert set(fit.tie) == {2, 3}
     a, b, c = (math.exp(fit.theta[x] + fit.seat_delta[3][s]) for s, x in enumerate("ABC"))
     nu2, nu3 = fit.tie[2], fit.tie[3]
-    denom = a + b + c + nu2 * (math.sqrt(a * b) + math.sqrt(a * c) + math.sqrt(b * c)) + nu3 * (a * b * c) ** (1 / 3)
+    denom = (a + b + c + nu2 * (math.sqrt(a * b) + math.sqrt(a * c) + math.sqrt(b * c))
+             + nu3 * (a * b * c) ** (1 / 3))
     # A and B share first place, chosen together; C is then last with probability 1.
     expected = nu2 * math.sqrt(a * b) / denom
     assert math.exp(fit.order_log_probability(("A", "B", "C"), (1, 1, 3))) == pytest.approx(expected)
@@ -152,7 +153,8 @@ def test_shared_ranks_are_chosen_jointly():
     total = sum(math.exp(fit.order_log_probability(("A", "B", "C"), r)) for r in weak_orders)
     assert total == pytest.approx(1.0)
     # The vectorised likelihood agrees with the game-by-game one.
-    assert fit.log_likelihood == pytest.approx(sum(fit.order_log_probability(g.agents, g.ranks) for g in games))
+    by_game = sum(fit.order_log_probability(g.agents, g.ranks) for g in games)
+    assert fit.log_likelihood == pytest.approx(by_game)
 
 
 def test_ranks_must_be_competition_style():
@@ -272,7 +274,8 @@ def test_superiority_and_intervals_from_the_posterior():
     # Repeated (seating, ranks) patterns are fitted once with their count as weight: the
     # likelihood is still the sum over every game.
     assert len({(g.agents, g.ranks) for g in games}) < len(games)
-    assert r.fit.log_likelihood == pytest.approx(sum(r.fit.order_log_probability(g.agents, g.ranks) for g in games))
+    by_game = sum(r.fit.order_log_probability(g.agents, g.ranks) for g in games)
+    assert r.fit.log_likelihood == pytest.approx(by_game)
 
 
 def test_fewer_games_give_wider_intervals():
@@ -311,8 +314,9 @@ def test_report_is_json_and_table_is_sorted_by_elo():
 def two_player(pairs):
     """Two-player games, one rotation group per (winner, loser) pair: the winner wins both seats."""
     games = []
-    for k, (w, l) in enumerate(pairs):
-        games += [RatedGame(f"g{k}", (w, l), (1, 2), (1, 0)), RatedGame(f"g{k}", (l, w), (2, 1), (0, 1))]
+    for k, (winner, loser) in enumerate(pairs):
+        games += [RatedGame(f"g{k}", (winner, loser), (1, 2), (1, 0)),
+                  RatedGame(f"g{k}", (loser, winner), (2, 1), (0, 1))]
     return games
 
 
@@ -458,7 +462,7 @@ def test_posterior_intervals_cover_true_values():
     seat_elo = {2: [0, -60], 3: [0, -30, -60], 4: [0, -20, -40, -60], 6: [0, 10, 20, -10, -20, -30]}
     rng = np.random.default_rng(2024)
     hits = checks = 0
-    for rep in range(20):
+    for _ in range(20):
         games = sample_pl_games(rng, agent_elo, seat_elo, {2: 40, 3: 30, 4: 25, 6: 15})
         r = rate(games)
         for a, true in agent_elo.items():

@@ -229,7 +229,8 @@ def test_play_random_agents_are_deterministic(tmp_path):
     b = run(*args, "--record", tmp_path / "b.json")
     assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
     assert json.loads(a.stdout) == json.loads(b.stdout)
-    rec_a, rec_b = json.loads((tmp_path / "a.json").read_text()), json.loads((tmp_path / "b.json").read_text())
+    rec_a = json.loads((tmp_path / "a.json").read_text())
+    rec_b = json.loads((tmp_path / "b.json").read_text())
     assert rec_a == rec_b
     assert len(rec_a["moves"]) == json.loads(a.stdout)["plies"] > 0
     # A different seed gives a different game.
@@ -239,7 +240,8 @@ def test_play_random_agents_are_deterministic(tmp_path):
     assert json.loads((tmp_path / "c.json").read_text())["moves"] != rec_a["moves"]
 
 
-@pytest.mark.parametrize("players,options", [(2, ["-o", "max_rounds=25"]), (3, []), (5, ["-o", "max_rounds=0"])])
+@pytest.mark.parametrize("players,options",
+                         [(2, ["-o", "max_rounds=25"]), (3, []), (5, ["-o", "max_rounds=0"])])
 def test_play_record_replays_to_the_same_result(tmp_path, players, options):
     path = tmp_path / "game.json"
     played = run("play", "forum-romanum", "-p", players, "--seed", 3, *options, "--record", path, "--json")
@@ -357,7 +359,8 @@ def test_replay_missing_file(tmp_path):
 
 
 def test_play_unknown_game():
-    assert_bad_input(run("play", "forum-trajanum-x", "--json"), "unknown game 'forum-trajanum-x'", "forum-romanum")
+    assert_bad_input(run("play", "forum-trajanum-x", "--json"), "unknown game 'forum-trajanum-x'",
+                     "forum-romanum")
 
 
 @pytest.mark.parametrize("players", [0, 1, 7, 100, -2])

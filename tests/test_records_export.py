@@ -88,8 +88,8 @@ def romanum_db(tmp_path_factory):
     """Forum Romanum, 3 players: random, greedy and an agent that raises on its second move
     (its games carry a fault, and their stored ranks follow the fault policy)."""
     db = tmp_path_factory.mktemp("romanum") / "t.db"
-    return tournament(db, "-a", "random", "-a", "greedy", "-a", "bad=tests.fault_agents:RaisingAgent(after=1)",
-                      "-o", "max_rounds=6", "-p", "3")
+    return tournament(db, "-a", "random", "-a", "greedy",
+                      "-a", "bad=tests.fault_agents:RaisingAgent(after=1)", "-o", "max_rounds=6", "-p", "3")
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +225,8 @@ def test_an_agent_exception_does_not_stop_play_the_fault_is_recorded(tmp_path):
     assert "RuntimeError: boom" in warnings[0]
     record = json.loads(path.read_text())
     assert "interrupted" not in record
-    assert record["result"]["faults"] == [{"seat": 1, "ply": 7, "kind": "exception", "message": "RuntimeError: boom"}]
+    assert record["result"]["faults"] == [
+        {"seat": 1, "ply": 7, "kind": "exception", "message": "RuntimeError: boom"}]
     assert record["result"]["ranks"] == [1, 2]  # the faulty seat ranks last whatever its score
     res, stderr = replay_json(path)
     assert stderr == "" and res["terminal"] and res["plies"] == len(record["moves"]) > 7

@@ -8,14 +8,19 @@ import pytest
 from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
-from forumlab.arena.ratings import rate
+from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.seating import (
-    BALANCED_DESIGNS, affine_design, design, minimum_balanced_games, one_rotational_design, seat_lineup,
+    BALANCED_DESIGNS,
+    affine_design,
+    design,
+    minimum_balanced_games,
+    one_rotational_design,
+    seat_lineup,
 )
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import rated_games, resume_tournament, versions
+from forumlab.arena.tournament import resume_tournament, versions
 from forumlab.cli import main
 from forumlab.core.rng import derive_seed
 
@@ -66,7 +71,8 @@ def test_worked_examples_of_the_designs():
         cycles.setdefault(steps.pop(), []).append(s)
     assert sorted(cycles) == [1, 2, 3, 4] and all(len(v) == 5 for v in cycles.values())
     # 4 players: the 12 even permutations (the affine group of the field with 4 elements).
-    even = [p for p in permutations(range(4)) if sum(p[j] > p[i] for i in range(4) for j in range(i)) % 2 == 0]
+    even = [p for p in permutations(range(4))
+            if sum(p[j] > p[i] for i in range(4) for j in range(i)) % 2 == 0]
     assert sorted(design("balanced", 4)) == sorted(even)
     assert design("balanced", 4)[0] == (0, 1, 2, 3) and design("balanced", 6)[0] == tuple(range(6))
 
@@ -76,7 +82,8 @@ def test_frozen_tables_are_the_documented_constructions():
         assert BALANCED_DESIGNS[n] == affine_design(n)
     assert BALANCED_DESIGNS[6] == one_rotational_design(6)
     four = one_rotational_design(4)  # the construction works at 4 too (not used there)
-    assert len(four) == 12 and set(seat_counts(four).values()) == {3} and set(follow_counts(four).values()) == {4}
+    assert len(four) == 12 and set(seat_counts(four).values()) == {3}
+    assert set(follow_counts(four).values()) == {4}
     with pytest.raises(ValueError):
         affine_design(6)
     with pytest.raises(ValueError):
@@ -294,4 +301,5 @@ def test_games_counts_game_seeds_in_balance_as_in_tournament(tmp_path):
     for db in (balance_db, tournament_db):
         with ResultStore.open(db, readonly=True) as store:
             outcomes = store.outcomes()
-        assert len(outcomes) == 7 and len({o.seed for o in outcomes}) == 7 and len({o.group for o in outcomes}) == 7
+        assert len(outcomes) == 7 and len({o.seed for o in outcomes}) == 7
+        assert len({o.group for o in outcomes}) == 7

@@ -511,9 +511,9 @@ def _write_wal_file(db: Path) -> None:
         for i in (2, 3):
             row = store._outcome_row(make_outcome(i))
             row["recorded"], row["session"] = 1.0, None
-            conn.execute("INSERT INTO games ({', '.join(store_module._GAME_COLUMNS)}) VALUES "
-                         "({', '.join('?' * len(store_module._GAME_COLUMNS))})",
-                         [row[c] for c in store._GAME_COLUMNS])
+            conn.execute("INSERT INTO games ({', '.join(store_module.GAME_COLUMNS)}) VALUES "
+                         "({', '.join('?' * len(store_module.GAME_COLUMNS))})",
+                         [row[c] for c in store.GAME_COLUMNS])
         os._exit(0)  # killed: no checkpoint
     """)
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .ratings import rate
+from .ratings import rate, rated_games
 from .store import ResultStore
-from .tournament import rated_games
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -49,9 +49,8 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
 
 
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None):
-    from .ratings import format_matrices, format_ratings_table, ratings_report, rate
+    from .ratings import format_matrices, format_ratings_table, rate, rated_games, ratings_report
     from .store import ResultStore
-    from .tournament import rated_games
 
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
@@ -111,7 +110,8 @@ _tournament_options = [
                       "follows the same opponent, which biases multi-player ratings. all: every "
                       "permutation (n! games)."),
     click.option("--seed", type=int, default=None, help="Master seed."),
-    click.option("--move-time", type=float, default=None, help="Per-move time limit for the fault policy (s)."),
+    click.option("--move-time", type=float, default=None,
+                 help="Per-move time limit for the fault policy (s)."),
     click.option("--hard-limit", type=float, default=None, help="A move taking longer is cut off (s)."),
     click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: cores)."),
     click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786."),
@@ -321,7 +321,8 @@ def export(db, fmt, game_key, output):
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", "-w", type=int, default=None)
-@click.option("--db", default=None, type=click.Path(dir_okay=False), help="Keep the games here (default: discarded).")
+@click.option("--db", default=None, type=click.Path(dir_okay=False),
+              help="Keep the games here (default: discarded).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: only when stderr is a terminal).")

@@ -107,7 +107,7 @@ class TournamentDefinition:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TournamentDefinition":
+    def from_json(cls, data: dict[str, Any]) -> TournamentDefinition:
         """Inverse of to_json; ConfigError on unknown or bad fields."""
         if not isinstance(data, dict):
             raise ConfigError("a tournament definition must be a table/object")
@@ -126,7 +126,7 @@ class TournamentDefinition:
         return cls(**data)
 
     @classmethod
-    def from_stored(cls, data: dict[str, Any]) -> "TournamentDefinition":
+    def from_stored(cls, data: dict[str, Any]) -> TournamentDefinition:
         """The definition stored in a results file (from_json, but an absent
         ``rotations`` means the design such files were played with: cyclic)."""
         if isinstance(data, dict) and "rotations" not in data:
@@ -157,7 +157,8 @@ def _pool_entry(item: Any) -> PoolEntry:
 def parse_agent_option(text: str) -> PoolEntry:
     """``label=spec`` or just ``spec`` (from the command line)."""
     head, sep, tail = text.partition("=")
-    if sep and head.isidentifier() and "(" not in head and ("(" in tail or tail.isidentifier() or ":" in tail):
+    if (sep and head.isidentifier() and "(" not in head
+            and ("(" in tail or tail.isidentifier() or ":" in tail)):
         return PoolEntry(head, tail)
     return PoolEntry(text, text)
 
@@ -253,7 +254,8 @@ def validate(d: TournamentDefinition) -> None:
         check_spec(entry.spec)  # unknown agent, bad parameter or seed -> error now
     if d.format == "gauntlet":
         if d.candidate not in labels:
-            raise ConfigError(f"gauntlet candidate {d.candidate!r} is not a label of the pool ({', '.join(labels)})")
+            raise ConfigError(f"gauntlet candidate {d.candidate!r} is not a label of the pool "
+                              f"({', '.join(labels)})")
         if len(labels) < 2:
             raise ConfigError("a gauntlet needs the candidate and at least one opponent")
     elif d.candidate is not None:

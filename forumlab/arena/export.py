@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, TextIO
 
 from ..core.errors import ForumlabError
 from ..core.record import Record

@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# Why a game ended.
-END_RULES = "end"  # the rules ended it
-END_CAP = "cap"  # the turn cap (truncated)
-# Older results files only: a game cut off by the watchdog, all scores 0. Such games
-# are now continued in a fresh worker instead (see GameJob.resume_moves).
-END_KILLED = "killed"
+from ..core.termination import Termination, as_termination
+
+# Why a game ended: short names for the Termination members (each equals the string
+# results files store, e.g. END_RULES == "end").
+END_RULES = Termination.RULES  # the rules ended it
+END_CAP = Termination.CAP  # the turn cap (truncated)
+END_KILLED = Termination.KILLED  # older results files only (see Termination)
 
 # Fault kinds recorded against a seat. After its fault a seat's moves are made by
 # the seeded random fallback agent and the seat ranks below every clean seat.
@@ -90,7 +91,7 @@ class GameOutcome:
     scores: list[float]
     ranks: list[int]  # shared competition ranks after the fault policy
     plies: int
-    termination: str  # END_*
+    termination: Termination | str  # a Termination; an unknown stored string stays a str
     faults: list[Fault] = field(default_factory=list)
     move_seconds: list[float] = field(default_factory=list)  # per seat, summed
     moves_made: list[int] = field(default_factory=list)  # per seat
@@ -99,7 +100,7 @@ class GameOutcome:
     host: str = ""
 
     @classmethod
-    def for_job(cls, job: GameJob, **fields: Any) -> "GameOutcome":
+    def for_job(cls, job: GameJob, **fields: Any) -> GameOutcome:
         """An outcome of ``job``: the job's identity fields plus the given results."""
         return cls(key=job.key, group=job.group, lineup=job.lineup, rotation=job.rotation,
                    seed=job.seed, labels=tuple(job.labels), specs=tuple(job.specs),
@@ -114,11 +115,13 @@ class GameOutcome:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GameOutcome":
+    def from_json(cls, data: dict[str, Any]) -> GameOutcome:
         """Inverse of to_json."""
         data = dict(data)
         data["labels"] = tuple(data["labels"])
         data["specs"] = tuple(data["specs"])
         data["agent_seeds"] = tuple(data["agent_seeds"])
         data["faults"] = [Fault(**f) for f in data.get("faults", [])]
+        if "termination" in data:  # (a missing one fails below, as before)
+            data["termination"] = as_termination(data["termination"])
         return cls(**data)

@@ -19,7 +19,8 @@ Kosmidis 2020, "Modelling rankings in R: the PlackettLuce package", Computationa
 Statistics 35:1027-1057).  With ``alpha = exp(eta)``, the probability that the set ``C``
 (``|C| = k``) takes the next rank among the remaining entries ``R`` is
 
-    nu_k * (prod_{i in C} alpha_i)^(1/k)  /  sum_{T subset R, 1 <= |T| <= D} nu_|T| * (prod_{i in T} alpha_i)^(1/|T|)
+    nu_k * (prod_{i in C} alpha_i)^(1/k)
+      /  sum_{T subset R, 1 <= |T| <= D} nu_|T| * (prod_{i in T} alpha_i)^(1/|T|)
 
 with ``nu_1 = 1`` and ``D`` the largest tie observed in the data.  ``nu_k`` (one free
 parameter per tie size ``k >= 2``) measures how common ties of ``k`` entries are; it is
@@ -63,8 +64,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -100,7 +101,8 @@ class RatedGame:
             ranks = tuple(int(r) for r in self.ranks)
             scores = tuple(float(s) for s in self.scores)
         except (TypeError, ValueError) as exc:
-            raise RatingsError(f"game in group {self.group!r}: ranks and scores must be numbers ({exc})") from None
+            raise RatingsError(f"game in group {self.group!r}: ranks and scores must be numbers "
+                               f"({exc})") from None
         if any(r != r0 for r, r0 in zip(ranks, self.ranks)):
             raise RatingsError(f"game in group {self.group!r}: ranks must be integers, got {self.ranks!r}")
         object.__setattr__(self, "ranks", ranks)

@@ -17,11 +17,12 @@ counts ``1/k``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 
+from forumlab.arena.jobs import GameOutcome
 from forumlab.arena.plackett_luce import (
     ELO_PER_NAT,
     Fit,
@@ -42,6 +43,7 @@ __all__ = [
     "format_matrices",
     "format_ratings_table",
     "rate",
+    "rated_games",
     "ratings_report",
 ]
 
@@ -94,6 +96,24 @@ class Ratings:
     def ranking(self) -> list[str]:
         """Agents sorted by Elo, best first (ties broken by name)."""
         return sorted(self.fit.agents, key=lambda a: (-self.fit.elo[a], a))
+
+
+def rated_games(outcomes: Iterable[GameOutcome]) -> list[RatedGame]:
+    """Tournament outcomes as the ratings model sees them.
+
+    Games with faults count with the ranks the fault policy gave them (a faulty seat
+    ranks last): a crashing or hanging agent is weaker.
+
+    Args:
+        outcomes: finished games, e.g. ``ResultStore.outcomes()``.
+
+    Returns:
+        One :class:`RatedGame` per outcome, in the same order.
+    """
+    return [
+        RatedGame(group=o.group, agents=tuple(o.labels), ranks=tuple(o.ranks), scores=tuple(o.scores))
+        for o in outcomes
+    ]
 
 
 def _win_credit(game: RatedGame, seat: int) -> float:

@@ -12,7 +12,7 @@ Hard limit: in a worker's main thread a SIGALRM timer interrupts a Python-level 
 after ``hard_limit`` seconds. What that cannot stop (a runaway compiled loop, an
 agent that blocks SIGALRM) and what ends the worker process (a segfault,
 ``os._exit``) is the executor's business: it re-creates the game from the moves the
-runner reported (:func:`forumlab.arena.executors.report_progress`) and hands this
+runner reported (:func:`forumlab.arena.progress.report_progress`) and hands this
 runner a continuation job (``GameJob.resume_moves`` and ``prior_faults``), which it
 plays on from there.
 """
@@ -22,12 +22,13 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
 from ..agents.registry import create_agent
+from ..core.errors import exception_line
 from ..core.game import Game, State
 from ..core.ranks import fault_ranks, shared_ranks
 from ..core.registry import create_game
@@ -45,6 +46,7 @@ from .jobs import (
     GameJob,
     GameOutcome,
 )
+from .progress import progress_hook
 
 TIMEOUT_FACTOR = 1.5
 TIMEOUT_SLACK = 0.25  # seconds
@@ -52,15 +54,6 @@ TIMEOUT_SLACK = 0.25  # seconds
 
 class MoveInterrupted(Exception):
     """Raised inside an agent's act() when the hard limit fires."""
-
-
-def _progress_hook():
-    """The executor's progress reporter (a no-op outside a worker)."""
-    try:
-        from .executors import progress_hook
-    except ImportError:  # e.g. a third-party runner without the executors module
-        return lambda *args: None
-    return progress_hook()
 
 
 def _in_main_thread() -> bool:
@@ -105,7 +98,7 @@ class _CtrlC:
         self.pressed = False
 
     @contextmanager
-    def watching(self) -> Iterator["_CtrlC"]:
+    def watching(self) -> Iterator[_CtrlC]:
         if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
             yield self
             return
@@ -125,11 +118,6 @@ class _CtrlC:
         if isinstance(exc, KeyboardInterrupt) and self.pressed:
             raise exc
         return isinstance(exc, (SystemExit, KeyboardInterrupt))
-
-
-def _one_line(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
 def _per_seat(values, n: int, zero):
@@ -152,7 +140,7 @@ def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: _CtrlC,
             agents.append(create_agent(job.specs[seat], seed=job.agent_seeds[seat]))
         except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
             kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_INIT
-            faults.append(Fault(seat, 0, kind, "constructor: " + _one_line(exc)))
+            faults.append(Fault(seat, 0, kind, "constructor: " + exception_line(exc)))
             agents.append(None)
     return agents
 
@@ -177,7 +165,7 @@ def run_job(job: GameJob) -> GameOutcome:
         (prior ones first), final scores and fault-policy ranks.
     """
     started = time.time()
-    report = _progress_hook()
+    report = progress_hook()  # the executor's sink; a no-op outside a worker
     game = create_game(job.game, job.config)
     n = game.players
     faults: list[Fault] = list(job.prior_faults)
@@ -213,7 +201,8 @@ def run_job(job: GameJob) -> GameOutcome:
                 except MoveInterrupted as exc:
                     fault = (FAULT_HANG, str(exc))
                 except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
-                    fault = (FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION, _one_line(exc))
+                    kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
+                    fault = (kind, exception_line(exc))
                 elapsed = time.perf_counter() - t0
                 seconds[seat] += elapsed
                 counts[seat] += 1

@@ -24,8 +24,9 @@ Three designs:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import permutations
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 BALANCED, CYCLIC, ALL = "balanced", "cyclic", "all"
 DESIGNS = (BALANCED, CYCLIC, ALL)
@@ -102,7 +103,8 @@ def one_rotational_design(n: int) -> tuple[Seating, ...]:
     Used for 6 seats, where neither shortcut exists: no 30 seatings take every pair of
     seats to every pair of positions exactly once (such a sharply 2-transitive set would
     give an affine plane of order 6, and none exists: Tarry 1900), and K6* has no
-    decomposition into 5 directed Hamilton cycles (Tillson 1980) whose rotations would do.  This design uses ``n`` cycles of ``p`` translations, also ``n(n-1)`` games.
+    decomposition into 5 directed Hamilton cycles (Tillson 1980) whose rotations would do.
+    This design uses ``n`` cycles of ``p`` translations, also ``n(n-1)`` games.
     Why it balances: ``inf`` sits in seat ``k`` in the ``p`` games of base ``k``; seat ``i``
     sees every finite position once under the translations of each of the ``n - 1`` other
     bases.  At every seat distance ``d``, each base has one pair ``(inf, x)`` and one

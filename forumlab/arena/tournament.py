@@ -7,8 +7,6 @@ from pathlib import Path
 from .. import __version__
 from ..core.registry import get_game_class
 from .definition import TournamentDefinition
-from .jobs import GameOutcome
-from .plackett_luce import RatedGame
 from .runner import run_job
 from .schedule import plan
 from .store import ResultStore
@@ -76,14 +74,3 @@ def resume_tournament(db_path: str | Path, workers: int | None = None, scheduler
         definition = TournamentDefinition.from_stored(store.definition)
         return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
-
-def rated_games(outcomes: list[GameOutcome]) -> list[RatedGame]:
-    """Outcomes as the ratings model sees them.
-
-    Games with faults count with the ranks the fault policy gave them (a faulty seat
-    ranks last): a crashing or hanging agent is weaker.
-    """
-    return [
-        RatedGame(group=o.group, agents=tuple(o.labels), ranks=tuple(o.ranks), scores=tuple(o.scores))
-        for o in outcomes
-    ]

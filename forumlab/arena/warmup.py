@@ -26,8 +26,8 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 import numpy as np
 
@@ -111,7 +111,7 @@ def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
             compiled (default: stderr); None for silence.
     """
     from ..core.registry import create_game
-    from .local_pool import default_workers
+    from .executors import default_workers
 
     game = create_game(game_name, config)
     families = _builtin_families(specs)

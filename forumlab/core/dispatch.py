@@ -52,7 +52,7 @@ class GameTag:
     kernels: str
 
     @property
-    def _numba_type_(self) -> "GameTagType":
+    def _numba_type_(self) -> GameTagType:
         # numba's typeof() reads this attribute for objects it does not know.
         return GameTagType(self.kernels)
 

@@ -12,8 +12,9 @@ results with shared ranks, JSON.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class Kernels:
     tag: GameTag
 
     @classmethod
-    def from_module(cls, module, max_moves: int) -> "Kernels":
+    def from_module(cls, module, max_moves: int) -> Kernels:
         """The kernels a game's kernel module defines under the protocol's names,
         with the tag that binds them in generic numba code."""
         if getattr(module, "MAX_MOVES", None) != max_moves:
@@ -106,7 +107,7 @@ class Game(ABC):
         """The JSON-serialisable options that, with a seed, define a game exactly."""
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "Game":
+    def from_config(cls, config: dict[str, Any]) -> Game:
         """Build a game from a config dict, rejecting unknown options."""
         if not isinstance(config, dict):
             raise ConfigError(f"config must be an object, not {type(config).__name__}")
@@ -157,7 +158,7 @@ class Game(ABC):
             raise NotImplementedError(f"{self.name} hides information, so it must define observation()")
         return array.copy()
 
-    def setup_record(self, start: "State") -> dict[str, Any]:
+    def setup_record(self, start: State) -> dict[str, Any]:
         """The part of the setup that the seed drew at random, as config options that fix it.
 
         ``start`` is the position at the start of a game (``new_state(seed)``). Merged into
@@ -169,7 +170,7 @@ class Game(ABC):
         return {}
 
     # ---- convenience ---------------------------------------------------------------
-    def new_state(self, seed: int = 0) -> "State":
+    def new_state(self, seed: int = 0) -> State:
         """A fresh game from a seed (the seed drives every chance event)."""
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
             raise ConfigError(f"seed must be an integer, not {seed!r}")
@@ -193,11 +194,11 @@ class State:
         self.seed = seed
         self.history: list[int] = list(history or [])
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (the array and the history are copied)."""
         return State(self.game, self.array.copy(), self.seed, self.history)
 
-    def view_for(self, seat: int, rng: np.ndarray) -> "State":
+    def view_for(self, seat: int, rng: np.ndarray) -> State:
         """What ``seat`` may see: the only state an agent is ever handed.
 
         Args:
@@ -244,7 +245,7 @@ class State:
             raise IllegalMoveError(f"{text!r} is not legal here")
         return move
 
-    def play(self, move: int | str) -> "State":
+    def play(self, move: int | str) -> State:
         """Play a move (code or notation) after checking it is legal; returns self."""
         if self.is_terminal:
             raise GameOverError("the game is over; no more moves")

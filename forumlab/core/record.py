@@ -41,12 +41,14 @@ from .errors import ForumlabError, IllegalMoveError, RecordError
 from .game import State
 from .ranks import fault_ranks
 from .registry import create_game
+from .termination import Termination
 
 RECORD_FORMAT = "forumlab-record/1"
 # The fields this module reads; every other field of a record is kept in Record.extra.
 _FIELDS = ("format", "game", "config", "seed", "setup", "moves", "agents", "result")
 # What a stored "termination" says about the replayed result (other values are not checked).
-_TERMINATIONS = {"end": {"terminal": True, "truncated": False}, "cap": {"terminal": True, "truncated": True}}
+_TERMINATIONS = {Termination.RULES: {"terminal": True, "truncated": False},
+                 Termination.CAP: {"terminal": True, "truncated": True}}
 
 
 @dataclass
@@ -82,12 +84,13 @@ class Record:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> "Record":
+    def from_json(cls, data: Any) -> Record:
         """Validate a decoded JSON object; RecordError names the first problem."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r} (expected {RECORD_FORMAT!r})")
+            raise RecordError(f"unsupported record format {data.get('format')!r} "
+                              f"(expected {RECORD_FORMAT!r})")
         game = data.get("game")
         if not isinstance(game, str):
             raise RecordError("record field 'game' must be a string")
@@ -113,7 +116,7 @@ class Record:
 
     @classmethod
     def from_state(cls, state: State, with_result: bool = True,
-                   agents: list[dict[str, Any]] | None = None) -> "Record":
+                   agents: list[dict[str, Any]] | None = None) -> Record:
         """The record of a game played so far, with its random setup (if any) and, if
         given, the agents per seat."""
         game = state.game
@@ -192,7 +195,8 @@ def replay_checked(record: Record) -> tuple[State, list[str]]:
     if record.result is not None:
         disagreements = result_disagreements(record.result, state)
         if disagreements:
-            warnings.append("the record's stored result disagrees with the replay: " + "; ".join(disagreements))
+            warnings.append("the record's stored result disagrees with the replay: "
+                            + "; ".join(disagreements))
     return state, warnings
 
 

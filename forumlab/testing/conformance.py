@@ -55,7 +55,8 @@ import os
 import random
 import subprocess
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -227,7 +228,8 @@ def check_notation(game: Game, seed: int) -> None:
                 # the game's parse_move alone for the rest of the sample (cheaper).
                 back = state.parse(text) if i == 0 else game.parse_move(state.array, text)
             except IllegalMoveError as exc:
-                raise _broken("notation round trip", f"move {text!r} does not parse back ({exc}) {where}") from None
+                raise _broken("notation round trip",
+                              f"move {text!r} does not parse back ({exc}) {where}") from None
             if back != move:
                 raise _broken("notation round trip", f"move {move} printed as {text!r} parses as {back} "
                               f"({game.format_move(state.array, back)!r}) {where}")
@@ -330,7 +332,7 @@ def _trace(game: Game, seed: int) -> dict[str, Any]:
     played by the kernels' random_move from a seeded RNG word."""
     import hashlib
 
-    for _, state in random_game(game, seed):
+    for _, state in random_game(game, seed):  # noqa: B007 - plays it out; the last state is used
         pass
     kernel_state = game.new_state(seed)
     rng = make_rng(seed)
@@ -451,7 +453,8 @@ def check_random_move(game: Game, seed: int) -> None:
             positions.append((ply, state.copy()))
     if not positions:
         return
-    for ply, state in {id(p): p for p in (positions[0], positions[len(positions) // 2], positions[-1])}.values():
+    sampled = (positions[0], positions[len(positions) // 2], positions[-1])
+    for ply, state in {id(p): p for p in sampled}.values():
         _uniformity(game, state, rng, _where(game, seed, ply))
 
 
@@ -470,7 +473,8 @@ def check_determinize(game: Game, seed: int) -> None:
             game.kernels.determinize(array, seat, rng)
             if game.perfect_information:
                 if not np.array_equal(array, state.array):
-                    raise _broken("determinize", f"changed a perfect-information state for seat {seat} {where}")
+                    raise _broken("determinize",
+                                  f"changed a perfect-information state for seat {seat} {where}")
                 continue
             resampled |= not np.array_equal(array, state.array)
             _same_view(game, state.array, array, seat, "determinize", where)
@@ -577,7 +581,8 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
         try:
             result = play_match(game, agents, seed).result
         except Exception as exc:  # noqa: BLE001 - report which agent broke
-            raise _broken("agents", f"{spec} raised {type(exc).__name__}: {exc} {_where(game, seed)}") from exc
+            raise _broken("agents",
+                          f"{spec} raised {type(exc).__name__}: {exc} {_where(game, seed)}") from exc
         if not result["terminal"]:
             raise _broken("agents", f"{spec} did not finish the game {_where(game, seed)}")
 

@@ -13,16 +13,36 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
-from ..core.errors import ForumlabError
-from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                        JobFailure, _BEAT_SLOTS, _FAULTS_BYTES, _MOVES_BYTES, _PLY, _REPORTS,
-                        _SERIAL, _STAMP, _SharedProgress, _local, _note, _one_line,
-                        _read_snapshot, _record_failure, continuation, log)
-from .jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
-
+from ...core.errors import ForumlabError, exception_line
+from ..jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
+from ..progress import set_reporter
+from .base import (
+    DEFAULT_GRACE,
+    DEFAULT_STARTUP,
+    Executor,
+    GameExecutionError,
+    GameFn,
+    JobFailure,
+    log,
+    note_counts,
+    record_failure,
+)
+from .continuation import continuation
+from .heartbeat import (
+    BEAT_SLOTS,
+    FAULTS_BYTES,
+    MOVES_BYTES,
+    PLY,
+    REPORTS,
+    SERIAL,
+    STAMP,
+    SharedProgress,
+    read_snapshot,
+)
 
 # --------------------------------------------------------------------------- local pool
 
@@ -93,8 +113,8 @@ def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: An
     # Ctrl-C reaches the whole process group; the parent decides what to do.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
-    reporter = _SharedProgress(beat, buf, fbuf)
-    _local.reporter = reporter
+    reporter = SharedProgress(beat, buf, fbuf)
+    set_reporter(reporter)
     fn_bytes: bytes | None = None
     fn: GameFn | None = None
     while True:
@@ -111,13 +131,13 @@ def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: An
                 fn, fn_bytes = pickle.loads(job_fn_bytes), job_fn_bytes
             reply: tuple = ("ok", serial, fn(job))  # type: ignore[misc]
         except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
-            reply = ("error", serial, _one_line(exc), traceback.format_exc())
+            reply = ("error", serial, exception_line(exc), traceback.format_exc())
         try:
             conn.send(reply)
         except (OSError, EOFError):
             return  # the parent is gone
         except Exception as exc:  # the outcome does not pickle
-            conn.send(("error", serial, "outcome cannot be sent: " + _one_line(exc),
+            conn.send(("error", serial, "outcome cannot be sent: " + exception_line(exc),
                        traceback.format_exc()))
 
 
@@ -133,9 +153,9 @@ class _Worker:
     """One worker process with its pipe and shared heartbeat memory."""
 
     def __init__(self, ctx: Any, index: int) -> None:
-        self.beat = ctx.RawArray("d", _BEAT_SLOTS)
-        self.buf = ctx.RawArray("c", _MOVES_BYTES)
-        self.fbuf = ctx.RawArray("c", _FAULTS_BYTES)
+        self.beat = ctx.RawArray("d", BEAT_SLOTS)
+        self.buf = ctx.RawArray("c", MOVES_BYTES)
+        self.fbuf = ctx.RawArray("c", FAULTS_BYTES)
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main,
                                    args=(child, self.beat, self.buf, self.fbuf),
@@ -257,8 +277,8 @@ class LocalExecutor(Executor):
             return math.inf, False
         beat = worker.beat
         # Ply 0 reports come while agents are created: still the start-up allowance.
-        if int(beat[_SERIAL]) == task.serial and beat[_REPORTS] > 0 and beat[_PLY] > 0:
-            return max(beat[_STAMP], task.dispatched) + limit + self.grace, True
+        if int(beat[SERIAL]) == task.serial and beat[REPORTS] > 0 and beat[PLY] > 0:
+            return max(beat[STAMP], task.dispatched) + limit + self.grace, True
         return task.dispatched + limit + self.grace + self.startup_timeout, False
 
     def _receive(self, worker: _Worker,
@@ -273,15 +293,15 @@ class LocalExecutor(Executor):
             return self._lost(worker, failures)
         except Exception as exc:  # the outcome does not unpickle here
             worker.task = None
-            _record_failure(failures, JobFailure(task.job.key, "outcome cannot be received: "
-                                                 + _one_line(exc), traceback.format_exc()))
+            record_failure(failures, JobFailure(task.job.key, "outcome cannot be received: "
+                                                 + exception_line(exc), traceback.format_exc()))
             return None
         worker.task = None
         if reply[1] != task.serial:  # cannot happen: one job per worker at a time
             raise RuntimeError(f"worker answered job {reply[1]} while playing {task.serial}")
         if reply[0] == "ok":
             return reply[2]
-        _record_failure(failures, JobFailure(task.job.key, reply[2], reply[3]))
+        record_failure(failures, JobFailure(task.job.key, reply[2], reply[3]))
         return None
 
     def _lost(self, worker: _Worker, failures: list[JobFailure]) -> GameJob | None:
@@ -306,7 +326,7 @@ class LocalExecutor(Executor):
         its continuation, if any."""
         task = worker.task
         assert task is not None
-        stalled = time.monotonic() - (max(worker.beat[_STAMP], task.dispatched) if reported
+        stalled = time.monotonic() - (max(worker.beat[STAMP], task.dispatched) if reported
                                       else task.dispatched)
         worker.kill()
         # The game may have finished in the instant before the kill.
@@ -336,13 +356,13 @@ class LocalExecutor(Executor):
         task = worker.task
         assert task is not None
         job = task.job
-        last = _read_snapshot(worker.beat, worker.buf, worker.fbuf, task.serial, len(job.labels))
+        last = read_snapshot(worker.beat, worker.buf, worker.fbuf, task.serial, len(job.labels))
         worker.task = None
         self._discard(worker)
         follow = continuation(job, last, kind, message)
         where = (f"seat {last.seat}, ply {last.ply}" if last.seat >= 0 else "no progress report")
         if follow is None:
-            _record_failure(failures, JobFailure(
+            record_failure(failures, JobFailure(
                 job.key, f"{message} while playing the game, and no agent can be blamed",
                 f"last progress report: {where}"
                 + ("" if last.complete else " (incomplete: moves or faults were not recorded)")))
@@ -363,7 +383,7 @@ class LocalExecutor(Executor):
             fn_bytes = pickle.dumps(fn)
         except Exception as exc:
             raise ForumlabError(f"the game function cannot be sent to worker processes "
-                                f"({_one_line(exc)}); pass a top-level function") from exc
+                                f"({exception_line(exc)}); pass a top-level function") from exc
         self._preload(fn)
         pending = deque(jobs)
         failures: list[JobFailure] = []
@@ -451,7 +471,7 @@ class LocalExecutor(Executor):
                     deadline, reported = self._deadline(worker)
                     if now > deadline:
                         outcomes_or_restart(self._kill(worker, reported, failures))
-                _note(bar, restarted, len(failures))
+                note_counts(bar, restarted, len(failures))
             finished = True
         finally:
             bar.close()

@@ -3,7 +3,7 @@
 Needs the ``cluster`` extra: ``pip install 'forumlab[cluster]'``.
 
 Each game is one Dask task, and the task plays its game in a local worker process
-of its own: a one-process :class:`~forumlab.arena.local_pool.LocalExecutor` kept
+of its own: a one-process :class:`~forumlab.arena.executors.local_pool.LocalExecutor` kept
 per Dask worker thread (so its process is reused from game to game). Everything the
 local pool guarantees therefore holds on the cluster too, on the cluster's
 machines: the runner's SIGALRM cut-off works (it needs a main thread, and Dask
@@ -26,12 +26,21 @@ import threading
 import time
 import traceback
 import uuid
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-from ..core.errors import ForumlabError
-from .executors import (DEFAULT_GRACE, DEFAULT_STARTUP, Executor, GameExecutionError, GameFn,
-                        JobFailure, _note, _one_line, _record_failure)
-from .jobs import GameJob, GameOutcome
+from ...core.errors import ForumlabError, exception_line
+from ..jobs import GameJob, GameOutcome
+from .base import (
+    DEFAULT_GRACE,
+    DEFAULT_STARTUP,
+    Executor,
+    GameExecutionError,
+    GameFn,
+    JobFailure,
+    note_counts,
+    record_failure,
+)
 from .local_pool import LocalExecutor
 
 _task_pools = threading.local()  # .pool: the LocalExecutor of this Dask worker thread
@@ -115,7 +124,7 @@ class DaskExecutor(Executor):
                                                  set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise ForumlabError(f"cannot connect to the Dask scheduler at {address}: "
-                                    f"{_one_line(exc)}") from exc
+                                    f"{exception_line(exc)}") from exc
             self._owns_client = True
 
     def close(self) -> None:
@@ -158,7 +167,7 @@ class DaskExecutor(Executor):
                     outcome = self._collect(future, result, entry[1], failures)
                     if outcome is not None:
                         outcomes.append(outcome)
-                _note(bar, 0, len(failures))
+                note_counts(bar, 0, len(failures))
                 for outcome in outcomes:
                     yield outcome
                 if not batch and open_games:
@@ -181,15 +190,15 @@ class DaskExecutor(Executor):
             return result
         if future.status == "error" and isinstance(result, tuple) and len(result) == 3:
             _, exc, tb = result
-            error = _one_line(exc)
+            error = exception_line(exc)
             if isinstance(exc, GameFailed):
                 details = str(exc).split("\n", 1)[-1]
             else:
                 details = "".join(traceback.format_exception(type(exc), exc, tb))
         elif isinstance(result, BaseException):
-            error = f"task {future.status} on the cluster: {_one_line(result)}"
+            error = f"task {future.status} on the cluster: {exception_line(result)}"
             details = ""
         else:
             error, details = f"task {future.status} on the cluster", ""
-        _record_failure(failures, JobFailure(job.key, error, details))
+        record_failure(failures, JobFailure(job.key, error, details))
         return None
