@@ -93,13 +93,12 @@ class Forma(Game):
     # progressively (widen 0.3), no node below ply 2 - beat greedy 87% (+332 Elo) where
     # the earlier defaults (order_depth 1, widen 1, unlimited depth) won 18% (-273).
     mcts_defaults = {"rollout": "none", "order_depth": 2, "widen": 0.3, "tree_depth": 2, "hscale": 30.0}
-    # With 4 players two plies see only the next seat's reply, and a leaf valued as the
-    # lead over the best other seat makes the search gamble for first place. A whole
-    # round, best-first on every ply but opened slowly (widen 0.1), scored as an expected
-    # rank: +184 Elo [+91, +277] against three greedy seats at cpu_time=0.2 where the
-    # 2-player defaults gave +7 [-84, +99] (48 games each, docs/search-notebook.md).
+    # With 4 players a leaf valued as the lead over the best other seat (a win chance)
+    # makes the search gamble for first place; valued as an expected rank (reward=rank)
+    # MCTS went from +7 [-84, +99] to +158 [+63, +254] Elo against three greedy seats at
+    # cpu_time=0.2 (48 games), and led the tuning ladder run (docs/search-notebook.md).
     # 3 players (a variant) keeps the 2-player defaults: not measured.
-    mcts_defaults_by_players = {4: {"reward": "rank", "tree_depth": 4, "order_depth": 4, "widen": 0.1}}
+    mcts_defaults_by_players = {4: {"reward": "rank"}}
     kernels = Kernels.from_module(K, MAX_MOVES)
 
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
