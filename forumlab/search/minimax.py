@@ -984,7 +984,14 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     if n_root == 0:
         raise ValueError("no legal moves: the game is over")
     n_players = int(array[1])
-    maxn = ws.algorithm == MAXN
+    # max^n with two players is minimax: values are score margins, so the second
+    # player's value is minus the first's (a constant sum of 0) and alpha-beta prunes
+    # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
+    # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
+    # sub-moves only, against paranoid's 4).
+    maxn = ws.algorithm == MAXN and n_players > 2
+    if ws.algorithm == MAXN and not maxn:
+        st[S_ALG] = PARANOID
 
     best_move = int(ws.moves[0, 0])
     value = math.nan
@@ -1018,6 +1025,8 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
         if not st[S_CUT]:
             exact = True
             break
+    if ws.algorithm == MAXN and not maxn and not math.isnan(value):
+        values = tuple(value if p == int(st[S_ROOT]) else -value for p in range(n_players))
     return SearchResult(move=best_move, value=value, nodes=int(st[S_NODES]), depth=completed,
                         seconds=(_time.perf_counter_ns() - t_start) / 1e9, exact=exact,
                         partial=partial, values=values, extra=int(st[S_EXTRA]),
