@@ -38,7 +38,9 @@ Algorithms
   (own component high, then the other components low, lowest seat first), so the
   value does not depend on the move order. No pruning: our margins are not
   constant-sum, so shallow pruning's bound does not exist; move ordering is thus
-  useless and skipped (the TT still catches transpositions).
+  useless and skipped (the TT still catches transpositions). With two players a
+  seat's margin is minus the other's, so max^n is minimax and runs as the
+  paranoid alpha-beta search (see :func:`search`).
 - **BRS+** (Schadd & Winands 2011, "Best Reply Search for Multiplayer Games";
   Esser, Gras, Winands, Schadd & Lanctot 2013, "Improving Best-Reply Search"): a
   MAX layer for the root player, then a single MIN layer in which only one opponent
