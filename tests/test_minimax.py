@@ -242,6 +242,20 @@ def test_brs_is_paranoid_with_two_players():
         assert a.value == b.value and a.move == b.move
 
 
+def test_maxn_prunes_like_alpha_beta_with_two_players():
+    # With two players a margin for one seat is minus the other's, so max^n is
+    # minimax: it must search exactly paranoid's pruned tree (the same nodes, move
+    # and value), not the full tree (64 times more nodes at depth 3 here), and
+    # report both seats' values.
+    st = random_position(2, 34, seed=13)  # moving phase: 272 moves per ply
+    for depth in (2, 3):
+        a = ParanoidAgent(seed=0, depth=depth, tt_bits=16).search(st)
+        m = MaxnAgent(seed=0, depth=depth, tt_bits=16).search(st)
+        assert (m.move, m.value, m.nodes) == (a.move, a.value, a.nodes)
+        assert m.values[st.current_player] == a.value
+        assert m.values[1 - st.current_player] == -a.value
+
+
 # ---- legality over full games ------------------------------------------------------------
 @pytest.mark.parametrize("players,max_rounds", [(2, 6), (3, 8), (4, 5), (6, 2)])
 def test_full_games_only_legal_moves(players, max_rounds):

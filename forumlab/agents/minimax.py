@@ -125,7 +125,8 @@ class ParanoidAgent(MinimaxAgent):
 
 
 class MaxnAgent(MinimaxAgent):
-    """max^n: every player maximizes their own margin (value vectors, no pruning)."""
+    """max^n: every player maximizes their own margin (value vectors, no pruning;
+    with two players it is minimax and searches as paranoid alpha-beta)."""
 
     name = "maxn"
     description = "max^n search (each player maximizes their own margin)"

@@ -38,7 +38,9 @@ Algorithms
   (own component high, then the other components low, lowest seat first), so the
   value does not depend on the move order. No pruning: our margins are not
   constant-sum, so shallow pruning's bound does not exist; move ordering is thus
-  useless and skipped (the TT still catches transpositions).
+  useless and skipped (the TT still catches transpositions). With two players a
+  seat's margin is minus the other's, so max^n is minimax and runs as the
+  paranoid alpha-beta search (see :func:`search`).
 - **BRS+** (Schadd & Winands 2011, "Best Reply Search for Multiplayer Games";
   Esser, Gras, Winands, Schadd & Lanctot 2013, "Improving Best-Reply Search"): a
   MAX layer for the root player, then a single MIN layer in which only one opponent
@@ -984,7 +986,14 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     if n_root == 0:
         raise ValueError("no legal moves: the game is over")
     n_players = int(array[1])
-    maxn = ws.algorithm == MAXN
+    # max^n with two players is minimax: values are score margins, so the second
+    # player's value is minus the first's (a constant sum of 0) and alpha-beta prunes
+    # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
+    # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
+    # sub-moves only, against paranoid's 4).
+    maxn = ws.algorithm == MAXN and n_players > 2
+    if ws.algorithm == MAXN and not maxn:
+        st[S_ALG] = PARANOID
 
     best_move = int(ws.moves[0, 0])
     value = math.nan
@@ -1018,6 +1027,8 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
         if not st[S_CUT]:
             exact = True
             break
+    if ws.algorithm == MAXN and not maxn and not math.isnan(value):
+        values = tuple(value if p == int(st[S_ROOT]) else -value for p in range(n_players))
     return SearchResult(move=best_move, value=value, nodes=int(st[S_NODES]), depth=completed,
                         seconds=(_time.perf_counter_ns() - t_start) / 1e9, exact=exact,
                         partial=partial, values=values, extra=int(st[S_EXTRA]),
