@@ -65,6 +65,8 @@ from forumlab.cli import fail
 from forumlab.core.errors import ForumlabError
 from forumlab.core.registry import create_game, get_game_class
 
+from .cli import run_command
+
 SEARCH_AGENTS = ("paranoid", "maxn", "brs", "mcts")
 REFERENCE = ("greedy", "random")
 ANCHOR = "greedy"
@@ -406,14 +408,8 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
 
 
 def run() -> None:
-    """``main`` with click's usage errors as one ``error:`` line and exit code 2."""
-    try:
-        main.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        fail(exc.format_message())
+    """``main`` as a command line program (see benchmarks.cli.run_command)."""
+    run_command(main)
 
 
 if __name__ == "__main__":

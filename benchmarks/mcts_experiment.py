@@ -82,6 +82,17 @@ def summarise(outcomes) -> dict:
     }
 
 
+def play_throwaway(definition: TournamentDefinition, workers: int):
+    """Play ``definition`` into a temporary results file; return (outcomes, wall seconds)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "experiment.db")
+        started = time.perf_counter()
+        run_tournament(definition, db, workers, None, progress=False)
+        elapsed = time.perf_counter() - started
+        with ResultStore.open(db, readonly=True) as store:
+            return store.outcomes(), elapsed
+
+
 def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
     """Root statistics of one search of ``agent`` after ``plies`` random moves."""
     state = create_game(game, {"players": players}).new_state(seed)
@@ -135,13 +146,7 @@ def main(agent, opponent, game, players, groups, workers, seed, probe_plies):
     config = {**create_game(game, {"players": players}).config}
     definition = TournamentDefinition(game=game, config=config, agents=pool(agent, opponent, players),
                                       games_per_lineup=groups, seed=seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "experiment.db")
-        started = time.perf_counter()
-        run_tournament(definition, db, workers, None, progress=False)
-        elapsed = time.perf_counter() - started
-        with ResultStore.open(db, readonly=True) as store:
-            outcomes = store.outcomes()
+    outcomes, elapsed = play_throwaway(definition, workers)
     result = {"benchmark": "mcts_experiment", "game": game, "players": players, "agent": agent,
               "opponent": opponent, "groups": groups, "seed": seed, **summarise(outcomes),
               "seconds": round(elapsed, 1)}

@@ -34,19 +34,17 @@ import os
 import platform
 import shlex
 import sys
-import tempfile
 import time
 
 import click
 
 from forumlab.agents.registry import create_agent
 from forumlab.arena.definition import TournamentDefinition
-from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import run_tournament
 from forumlab.cli import fail
 from forumlab.core.registry import create_game
 
-from .mcts_experiment import pool, summarise
+from .cli import run_command
+from .mcts_experiment import play_throwaway, pool, summarise
 from .positions import game_positions
 
 SPEED_GAMES = (("forum-romanum", 3), ("forma", 2))
@@ -132,13 +130,7 @@ def strength_in(game: str, players: int, budget: float, groups: int, workers: in
     definition = TournamentDefinition(game=game, config=config, agents=pool(agent, opponent, players),
                                       games_per_lineup=groups, seed=seed, hard_limit=max(60.0, 30 * budget))
     load_before = load_average()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "threads.db")
-        started = time.perf_counter()
-        run_tournament(definition, db, workers, None, progress=False)
-        elapsed = time.perf_counter() - started
-        with ResultStore.open(db, readonly=True) as store:
-            outcomes = store.outcomes()
+    outcomes, elapsed = play_throwaway(definition, workers)
     return {"game": game, "players": players, "agent": agent, "opponent": opponent, "groups": groups,
             "seating": definition.rotations, **summarise(outcomes), "seconds": round(elapsed, 1),
             "load_average_before": load_before, "load_average_after": load_average()}
@@ -184,14 +176,8 @@ def main(seconds, rounds, budget, forma_groups, forum_groups, workers, seed, onl
 
 
 def run() -> None:
-    """``main`` with click's usage errors as one ``error:`` line and exit code 2."""
-    try:
-        main.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        fail(exc.format_message())
+    """``main`` as a command line program (see benchmarks.cli.run_command)."""
+    run_command(main)
 
 
 if __name__ == "__main__":
