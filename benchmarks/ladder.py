@@ -273,7 +273,7 @@ def plot_curve(report: dict, path: Path) -> str | None:
     ax.set_xlabel("CPU seconds per move (points staggered sideways)")
     ax.set_ylabel("Elo against greedy (95% interval)")
     ax.set_title(f"{report['game']}, {report['players']} players: "
-                 f"{report['curve']['games']} games vs greedy and random")
+                 f"{report['curve']['games']} games vs {' and '.join(report['curve']['field'])}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
