@@ -16,12 +16,12 @@ import random
 import numpy as np
 import pytest
 
+from forumlab.core.rng import make_rng
 from forumlab.engines.forma import kernels as K
 from forumlab.engines.forma.game import Forma, board_contents, marker_owners
 from forumlab.engines.forma.layout import MAX_MOVES, PASS, decode_move
 from forumlab.engines.forma.pieces import square_name
 from forumlab.engines.forma.reference import ReferenceForma
-from forumlab.core.rng import make_rng
 
 GAMES_PER_COUNT = 160  # 2 and 4 players each: 320 games
 GAMES_3P = 20

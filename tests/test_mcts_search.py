@@ -202,7 +202,10 @@ def test_rank_leaf_value_is_the_mean_chance_of_being_ahead_of_each_other_seat(ga
     rel = [0.0 if m >= 0 else m for m in margins]
     out = np.empty(players)
     heuristic_rank_rewards(kernels.tag, state.array, 10.0, out)
-    sig = lambda x: 1 / (1 + np.exp(-x / 10.0))
+
+    def sig(x):
+        return 1 / (1 + np.exp(-x / 10.0))
+
     for p in range(players):
         expected = sum(sig(rel[p] - rel[q]) for q in range(players) if q != p) / (players - 1)
         assert out[p] == pytest.approx(expected)

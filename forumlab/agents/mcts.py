@@ -38,7 +38,8 @@ _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
 MAX_THREADS = 64
-_ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC, "none": kernel.ROLLOUT_NONE}
+_ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC,
+             "none": kernel.ROLLOUT_NONE}
 
 
 class MCTSAgent(Agent):
@@ -51,21 +52,28 @@ class MCTSAgent(Agent):
         "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0"),
         "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0"),
         "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])"),
-        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) | none (heuristic at the leaf)"),
+        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) "
+                                   "| none (heuristic at the leaf)"),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)"),
-        "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank (mean chance of being ahead of each other seat)"),
+        "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
+                               "(mean chance of being ahead of each other seat)"),
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
-        "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); deeper positions are scored as leaves"),
-        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, not the margin itself"),
+        "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
+                               "deeper positions are scored as leaves"),
+        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, "
+                                  "not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
         "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic"),
-        "widen": Param(0.0, "progressive unpruning of best-first nodes: open 1 + widen*sqrt(visits) children (0 = all)"),
+        "widen": Param(0.0, "progressive unpruning of best-first nodes: "
+                             "open 1 + widen*sqrt(visits) children (0 = all)"),
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
-        "max_nodes": Param(2_000_000, "node table size of each thread's tree; the tree stops growing when full"),
-        "threads": Param(1, f"root-parallel searches, one tree each (up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
+        "max_nodes": Param(2_000_000, "node table size of each thread's tree; "
+                                      "the tree stops growing when full"),
+        "threads": Param(1, "root-parallel searches, one tree each "
+                            f"(up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
                             "iterations is their total, time and cpu_time bound each thread"),
     }
 
@@ -73,7 +81,8 @@ class MCTSAgent(Agent):
         super().__init__(seed, **options)
         self.given = set(options)
         o = self.options
-        _check(isinstance(o["iterations"], int) and o["iterations"] >= 1, "iterations must be an integer >= 1")
+        _check(isinstance(o["iterations"], int) and o["iterations"] >= 1,
+               "iterations must be an integer >= 1")
         _check(_is_seconds(o["time"]), "time must be a number >= 0")
         _check(_is_seconds(o["cpu_time"]), "cpu_time must be a number >= 0")
         _check(isinstance(o["c"], (int, float)) and o["c"] >= 0, "c must be a number >= 0")
@@ -82,13 +91,15 @@ class MCTSAgent(Agent):
         _check(isinstance(o["cutoff"], int) and o["cutoff"] >= 0, "cutoff must be an integer >= 0")
         _check(o["reward"] in REWARD_NAMES, "reward must be win, rank or score")
         _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
-        _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool) and o["tree_depth"] >= 0,
+        _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool)
+               and o["tree_depth"] >= 0,
                "tree_depth must be an integer >= 0")
         _check(isinstance(o["hrelative"], bool), "hrelative must be true or false")
         _check(not (o["hrelative"] and o["reward"] == "rank"),
                "hrelative works with reward=win or score (reward=rank compares the seats with each other)")
         _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
-        _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0, "order_depth must be an integer >= 0")
+        _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0,
+               "order_depth must be an integer >= 0")
         _check(isinstance(o["widen"], (int, float)) and o["widen"] >= 0, "widen must be a number >= 0")
         _check(isinstance(o["history"], (int, float)) and o["history"] >= 0, "history must be a number >= 0")
         _check(isinstance(o["reuse"], bool), "reuse must be true or false")
@@ -146,7 +157,8 @@ class MCTSAgent(Agent):
 
         def run(i):
             root = state.array.copy()  # one per thread, nothing shared but read-only settings
-            done, cpu = searches[i].spend(tag, root, settings, shares[i], deadline, cpu_budget, o["max_nodes"])
+            done, cpu = searches[i].spend(tag, root, settings, shares[i], deadline, cpu_budget,
+                                          o["max_nodes"])
             searches[i].root_key = key
             return done, cpu
 

@@ -118,13 +118,13 @@ import numpy as np
 from numba import njit, objmode
 
 from ..core.dispatch import (
-    max_moves,
     apply_move,
     current_player,
     determinize,
     heuristic,
     is_terminal,
     legal_moves,
+    max_moves,
     num_players,
     scores,
 )

@@ -13,8 +13,8 @@ project's DECISIONs); the engine's own decisions are listed in
 
 Explicit layouts must keep the setup rules (tower off the edge, no two obstacles
 touching along an edge); random layouts are uniform over all layouts that keep
-them. A free square enclosed by the layout itself stays free and scores nobody. The config and the seed define the game completely, so records
-replay exactly.
+them. A free square enclosed by the layout itself stays free and scores nobody. The
+config and the seed define the game completely, so records replay exactly.
 
 Notation: ``P5/3@h7`` (piece, orientation, top-left square of its bounding box; see
 :mod:`forumlab.engines.forma.pieces`) and ``pass``.
@@ -105,7 +105,8 @@ class Forma(Game):
         super().__init__(players)
         if isinstance(obstacles, str):
             if obstacles not in ("random", "none"):
-                raise ConfigError(f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
+                raise ConfigError(
+                    f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
             if tower is not None:
                 raise ConfigError("tower may only be given with an explicit obstacles list")
             self.obstacles: str | list[str] = obstacles
@@ -218,11 +219,12 @@ class Forma(Game):
             "    " + ", ".join(f"{PLAYER_SYMBOLS[p]}=player {p}" for p in range(n))
             + "; lowercase = marker, # = stone, T = tower, . = free"
         )
-        lines.append("    scores: " + " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[SCORE + p])}" for p in range(n))
-                     + "   pieces left: " + " ".join(f"{PLAYER_SYMBOLS[p]}{pieces_left(array, p)}" for p in range(n))
-                     + "   markers: " + " ".join(
-                         f"{PLAYER_SYMBOLS[p]}{int(array[MARKERS_USED + p])}/{MARKERS_PER_SET * (2 if n == 2 else 1)}"
-                         for p in range(n)))
+        markers_per_player = MARKERS_PER_SET * (2 if n == 2 else 1)
+        scores = " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[SCORE + p])}" for p in range(n))
+        pieces = " ".join(f"{PLAYER_SYMBOLS[p]}{pieces_left(array, p)}" for p in range(n))
+        markers = " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[MARKERS_USED + p])}/{markers_per_player}"
+                           for p in range(n))
+        lines.append(f"    scores: {scores}   pieces left: {pieces}   markers: {markers}")
         tower = int(array[TOWER])
         status = "game over" if array[TERMINAL] else f"to move: {PLAYER_SYMBOLS[int(array[PLAYER])]}"
         tower_text = "" if tower < 0 else (

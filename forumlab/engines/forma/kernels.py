@@ -80,6 +80,7 @@ from .layout import (
     GAME_ID,
     MARKERS_USED,
     MARKS,
+    MAX_MOVES,  # noqa: F401  (the protocol's move-list bound: forumlab.core.dispatch)
     MOVER_CAN_PLACE,
     N_PLAYERS,
     N_SHAPES,
@@ -128,7 +129,6 @@ from .layout import (
     WITNESS,
     WORDS,
 )
-from .layout import MAX_MOVES  # noqa: F401  (the protocol's move-list bound: forumlab.core.dispatch)
 
 _REJECTION_TRIES = 48  # failed draws before random_move switches to exact sampling
 _ENCLOSURE_POINTS = 10

@@ -30,7 +30,9 @@ Move code: ``(piece * 8 + orientation) * 400 + anchor``; ``PASS = 21 * 8 * 400``
 """
 import numpy as np
 
-from .pieces import (
+# The notation helpers are re-exported: callers (the game facade, tests) import the
+# board's layout and its notation from this one module.
+from .pieces import (  # noqa: F401
     BASE_SHAPES,
     COLUMNS,
     COPIES_PER_SET,

@@ -250,7 +250,7 @@ class ReferenceForma:
 
     # ------------------------------------------------------------------ state access
 
-    def copy(self) -> "ReferenceForma":
+    def copy(self) -> ReferenceForma:
         """An independent copy of this state."""
         other = object.__new__(ReferenceForma)
         other.__dict__.update(self.__dict__)
@@ -340,7 +340,8 @@ class ReferenceForma:
             raise ValueError(f"move {move!r} is not a placement that fits on the board")
         piece, _, _ = decode_move(move)
         if self._supply[player][piece] == 0:
-            raise ValueError(f"player {player} has no {PIECE_NAMES[piece]} left ({format_placement(*decode_move(move))})")
+            placement = format_placement(*decode_move(move))
+            raise ValueError(f"player {player} has no {PIECE_NAMES[piece]} left ({placement})")
         if not all(self._is_free(s) for s in squares):
             raise ValueError(f"{format_placement(*decode_move(move))} covers a square that is not free")
 

@@ -27,9 +27,10 @@ from . import kernels as K
 from .layout import (
     ALL_REGIONS,
     BOARD,
-
+    COLUMNS,
     FROM_HAND,
     HAND,
+    MAX_MOVES,
     N_COLOURS,
     N_REGIONS,
     OCCUPIED,
@@ -40,8 +41,6 @@ from .layout import (
     SETTLED,
     SIZE,
     TRUNCATED,
-    COLUMNS,
-    MAX_MOVES,
     cell_name,
     decode_move,
     encode_move,

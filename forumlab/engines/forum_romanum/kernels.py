@@ -21,6 +21,7 @@ from .layout import (
     GAME_ID,
     HAND,
     MAX_COLOURS,
+    MAX_MOVES,  # noqa: F401  (the protocol's move-list bound: forumlab.core.dispatch)
     MAX_REGIONS_PER_CELL,
     MAX_ROUNDS,
     N_COLOURS,
@@ -42,7 +43,6 @@ from .layout import (
     TRUNCATED,
     TURNS,
 )
-from .layout import MAX_MOVES  # noqa: F401  (the protocol's move-list bound: forumlab.core.dispatch)
 
 _POTENTIAL = 0.75  # weight of an open region's present outcome when it is full
 _PIECES_BY_PLAYERS = np.array([0, 0, 8, 10, 8, 6, 5], dtype=np.int64)

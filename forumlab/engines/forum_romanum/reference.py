@@ -126,7 +126,7 @@ class ReferenceForumRomanum:
         self.truncated = False
 
     # ----------------------------------------------------------------- queries
-    def copy(self) -> "ReferenceForumRomanum":
+    def copy(self) -> ReferenceForumRomanum:
         """Return an independent copy of this state."""
         other = ReferenceForumRomanum.__new__(ReferenceForumRomanum)
         other.__dict__.update(self.__dict__)
