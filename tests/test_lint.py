@@ -23,6 +23,8 @@ def _ruff():
 def test_ruff_check_is_clean():
     ruff = _ruff()
     if ruff is None:
+        # Only a bare `pip install -e .` lacks ruff; the test command (and CI) installs the
+        # dev extra, where ruff is a dependency, so there this test always runs.
         pytest.skip("ruff is not installed (it comes with pip install -e '.[dev]')")
     cmd = [ruff, "-m", "ruff"] if ruff == sys.executable else [ruff]
     proc = subprocess.run([*cmd, "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True,
