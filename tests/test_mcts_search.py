@@ -91,6 +91,33 @@ def test_tree_depth_limits_the_tree():
     assert used > 1 and (nodes[1:used, kernel.F_PARENT] == 0).all()
 
 
+def _depths(nodes, used):
+    depth = np.zeros(used, dtype=np.int64)
+    for i in range(1, used):  # a child is always created after its parent
+        depth[i] = depth[nodes[i, kernel.F_PARENT]] + 1
+    return depth
+
+
+def test_deepen_grows_leaves_at_the_depth_limit_once_they_earn_the_visits():
+    """With tree_depth=1 and deepen=40 a ply-1 leaf gets children only once it has 40
+    visits, best-first like an ordered node; so the tree goes deeper than the limit on
+    the lines searched most, and only there. Without deepen it stays one ply deep."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=3000, order_depth=1, widen=0.3, tree_depth=1, deepen=40)", seed=4)
+    agent.act(state)
+    nodes, _, meta, _ = agent._tree
+    used = int(meta[0])
+    depth = _depths(nodes, used)
+    assert depth.max() >= 3
+    grown = [i for i in range(1, used) if nodes[i, kernel.F_CHILD] != -1]
+    assert grown
+    for i in grown:
+        assert nodes[i, kernel.F_VISITS] >= 40 + nodes[i, kernel.F_NCHILD] - 1  # 40 before its first child
+        assert nodes[i, kernel.F_PERM] < 0  # expanded from a best-first order
+    leaves_at_limit = [i for i in range(1, used) if depth[i] >= 1 and nodes[i, kernel.F_CHILD] == -1]
+    assert all(nodes[i, kernel.F_VISITS] <= 40 for i in leaves_at_limit)
+
+
 def test_every_node_near_the_root_is_ordered_in_forma():
     """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
     from the 35th node on, ply-2 replies were expanded in random order. Orders are now
@@ -136,7 +163,8 @@ def test_same_seed_same_tree_bit_for_bit():
 
 
 @pytest.mark.parametrize("spec, name", [("mcts(hrelative=3)", "hrelative"), ("mcts(tree_depth=-1)", "tree_depth"),
-                                        ("mcts(tree_depth=1.5)", "tree_depth")])
+                                        ("mcts(tree_depth=1.5)", "tree_depth"),
+                                        ("mcts(deepen=-1)", "deepen"), ("mcts(deepen=2.5)", "deepen")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

@@ -55,11 +55,13 @@ def test_one_thread_is_one_search_with_the_agents_own_stream():
     pool = np.empty(agent._tree[3].shape, np.int64)
     history = np.zeros((3, 1 << kernel.HISTORY_BITS, 2))
     kernel.reset_tree(nodes, meta)
-    kernel.run_iterations(
-        state.game.kernels.tag, state.array.copy(), 700, nodes, rewards, meta, pool, history, make_rng(9),
-        float(o["c"]), False, state.current_player, agent_module._ROLLOUTS[o["rollout"]], float(o["epsilon"]),
-        o["cutoff"], REWARD_NAMES[o["reward"]], float(o["hscale"]), float(o["history"]), float(o["imm"]), o["order_depth"],
-        float(o["widen"]), bool(o["hrelative"]), int(o["tree_depth"]))
+    settings = kernel.make_settings(
+        c=o["c"], observer=state.current_player, rollout=agent_module._ROLLOUTS[o["rollout"]],
+        epsilon=o["epsilon"], cutoff=o["cutoff"], reward_kind=REWARD_NAMES[o["reward"]], hscale=o["hscale"],
+        history_weight=o["history"], imm_alpha=o["imm"], order_depth=o["order_depth"], widen=o["widen"],
+        hrelative=o["hrelative"], max_depth=o["tree_depth"], deepen=o["deepen"])
+    kernel.run_iterations(state.game.kernels.tag, state.array.copy(), 700, (nodes, rewards, meta, pool),
+                          history, make_rng(9), settings)
     used = int(meta[0])
     assert int(agent._tree[2][0]) == used
     assert np.array_equal(agent._tree[0][:used], nodes[:used])
@@ -159,8 +161,8 @@ def test_the_kernel_releases_the_gil():
     pool = np.empty((16, state.game.kernels.max_moves), np.int64)
     history = np.zeros((3, 1 << kernel.HISTORY_BITS, 2))
     kernel.reset_tree(nodes, meta)
-    args = (state.game.kernels.tag, state.array.copy(), n, nodes, rewards, meta, pool, history, make_rng(1),
-            0.7, False, state.current_player, kernel.ROLLOUT_RANDOM, 0.2, 0, 0, 8.0, 0.0, 0.0, 0, 0.0, False, 0)
+    args = (state.game.kernels.tag, state.array.copy(), n, (nodes, rewards, meta, pool), history, make_rng(1),
+            kernel.make_settings(observer=state.current_player))
     kernel.run_iterations(*args[:2], 1, *args[3:])  # compile / load outside the measurement
     kernel.reset_tree(nodes, meta)
     worker = threading.Thread(target=kernel.run_iterations, args=args)

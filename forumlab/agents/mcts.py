@@ -61,6 +61,8 @@ class MCTSAgent(Agent):
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
         "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
                                "deeper positions are scored as leaves"),
+        "deepen": Param(0, "visits after which a leaf at the tree_depth limit gets children anyway, "
+                           "best-first (0 = never), so more time buys depth on the lines searched most"),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, "
                                   "not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
@@ -94,6 +96,8 @@ class MCTSAgent(Agent):
         _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool)
                and o["tree_depth"] >= 0,
                "tree_depth must be an integer >= 0")
+        _check(isinstance(o["deepen"], int) and not isinstance(o["deepen"], bool) and o["deepen"] >= 0,
+               "deepen must be an integer >= 0")
         _check(isinstance(o["hrelative"], bool), "hrelative must be true or false")
         _check(not (o["hrelative"] and o["reward"] == "rank"),
                "hrelative works with reward=win or score (reward=rank compares the seats with each other)")
@@ -143,10 +147,12 @@ class MCTSAgent(Agent):
         # trees whatever the scheduling.
         total = o["iterations"]
         shares = [total // threads + (1 if i < total % threads else 0) for i in range(threads)]
-        settings = (
-            float(o["c"]), ismcts, state.current_player, _ROLLOUTS[o["rollout"]], float(o["epsilon"]),
-            o["cutoff"], REWARD_NAMES[o["reward"]], float(o["hscale"]), float(o["history"]), float(o["imm"]),
-            o["order_depth"], float(o["widen"]), bool(o["hrelative"]), int(o["tree_depth"]),
+        settings = kernel.make_settings(
+            c=o["c"], ismcts=ismcts, observer=state.current_player, rollout=_ROLLOUTS[o["rollout"]],
+            epsilon=o["epsilon"], cutoff=o["cutoff"], reward_kind=REWARD_NAMES[o["reward"]],
+            hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
+            order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
+            max_depth=o["tree_depth"], deepen=o["deepen"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
@@ -258,7 +264,7 @@ class _Search:
         new_rewards[:used] = rewards[:used]
         self.tree = (new_nodes, new_rewards, meta, pool)
 
-    def spend(self, tag, root, settings: tuple, iterations: int, deadline, cpu_budget: float,
+    def spend(self, tag, root, settings: kernel.Settings, iterations: int, deadline, cpu_budget: float,
               max_nodes: int):
         """Search from ``root``: ``iterations`` iterations when ``deadline`` is None, else
         chunks of iterations until the wall clock passes ``deadline`` or this thread's
@@ -285,10 +291,8 @@ class _Search:
                     self.grow(max_nodes)
         return done, time.thread_time() - cpu_started
 
-    def _run(self, tag, root, n: int, settings: tuple) -> int:
-        nodes, rewards, meta, pool = self.tree
-        return kernel.run_iterations(tag, root, n, nodes, rewards, meta, pool, self.history, self.rng,
-                                     *settings)
+    def _run(self, tag, root, n: int, settings: kernel.Settings) -> int:
+        return kernel.run_iterations(tag, root, n, self.tree, self.history, self.rng, settings)
 
 
 def _best_root_move(state, trees) -> int:

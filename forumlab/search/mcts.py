@@ -50,6 +50,8 @@ pseudo-random order without storing them: child k takes legal move
 ``(a + k * b) mod n`` where b is a prime larger than any move count (so the map is a
 permutation of 0..n-1) and a is drawn when the node is first expanded.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -68,6 +70,38 @@ from ..core.rng import rand_below, rand_float
 from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
 from .rewards import REWARD_RANK, heuristic_base, heuristic_rank_rewards, heuristic_rewards, terminal_rewards
+
+class Settings(NamedTuple):
+    """Read-only search settings of ``run_iterations`` (one numba tuple argument, so
+    the kernel's signature does not grow with every option). Build it with
+    :func:`make_settings`, which fixes each field's type: a field passed once as an int
+    and once as a float would compile the kernel twice."""
+
+    c: float  # UCB1 exploration constant
+    ismcts: bool  # determinize every iteration from ``observer``'s view
+    observer: int  # the searching seat
+    rollout: int  # ROLLOUT_RANDOM | ROLLOUT_HEURISTIC | ROLLOUT_NONE
+    epsilon: float  # random-move probability of the heuristic rollout
+    cutoff: int  # rollout plies before the heuristic scores the position (0 = to the end)
+    reward_kind: int  # forumlab.search.rewards REWARD_*
+    hscale: float  # score points per logistic unit of heuristic leaf values
+    history_weight: float  # progressive-history weight (0 = off)
+    imm_alpha: float  # implicit-minimax weight (0 = off)
+    order_depth: int  # nodes shallower than this expand best-first
+    widen: float  # progressive unpruning of best-first nodes (0 = open all)
+    hrelative: bool  # leaf values relative to the root's margins
+    max_depth: int  # deepest level that gets children (0 = no limit)
+    deepen: int  # visits after which a leaf at max_depth gets children anyway (0 = never)
+
+
+def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
+                  hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
+                  hrelative=False, max_depth=0, deepen=0) -> Settings:
+    """A :class:`Settings` with every field converted to its declared type."""
+    return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
+                    int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
+                    int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen))
+
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -247,19 +281,28 @@ def _backup_implicit_minimax(nodes, rewards, node, n_players):
 
 
 @njit(cache=True, nogil=True)
-def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history, rng, c, ismcts,
-                   observer, rollout, epsilon, cutoff, reward_kind, hscale, history_weight,
-                   imm_alpha, order_depth, widen, hrelative, max_depth):
-    """Run n_iter MCTS iterations from ``root`` (a state of the game ``tag``) on the
-    tree; return iterations done.
+def run_iterations(tag, root, n_iter, tree, history, rng, settings):
+    """Run n_iter MCTS iterations from ``root`` (a state of the game ``tag``) on
+    ``tree`` = (nodes, rewards, meta, order pool); return iterations done.
 
-    With ``max_depth`` > 0 no node deeper than that is expanded.
+    ``history`` is the per-player progressive-history table, ``rng`` the search's RNG
+    stream (advanced in place), ``settings`` a :class:`Settings`.
+
+    With ``max_depth`` > 0 no node deeper than that is expanded, unless ``deepen`` > 0:
+    then a node at or below the limit gets children, best-first and progressively
+    widened like an ordered node, once it has ``deepen`` visits (and a free slot of the
+    ordering pool; never under ISMCTS).
     With ``hrelative`` the heuristic scores positions by each player's margin minus
     their margin at ``root`` (see rewards.heuristic_rewards).
 
     The tree must already hold ``root`` at node 0 (see reset_tree). When the node
     table is full, iterations still run (selection + rollout) but add no nodes.
     """
+    nodes, rewards, meta, order_pool = tree
+    c, ismcts, observer, rollout = settings.c, settings.ismcts, settings.observer, settings.rollout
+    epsilon, cutoff, reward_kind, hscale = settings.epsilon, settings.cutoff, settings.reward_kind, settings.hscale
+    history_weight, imm_alpha, order_depth = settings.history_weight, settings.imm_alpha, settings.order_depth
+    widen, hrelative, max_depth, deepen = settings.widen, settings.hrelative, settings.max_depth, settings.deepen
     capacity = nodes.shape[0]
     width = order_width(order_pool)
     slots = order_slots(order_pool)
@@ -286,13 +329,19 @@ def run_iterations(tag, root, n_iter, nodes, rewards, meta, order_pool, history,
         expanded = False
         # ---- selection and expansion -------------------------------------------
         while not is_terminal(tag, s):
-            if max_depth > 0 and depth >= max_depth:
-                break  # a leaf for good: the heuristic (or a rollout) scores it every visit
+            if max_depth > 0 and depth >= max_depth and (
+                    ismcts or nodes[node, F_NLEGAL] < 0
+                    and (deepen <= 0 or nodes[node, F_VISITS] < deepen or meta[1] >= slots)):
+                # A leaf (for now): the heuristic (or a rollout) scores it every visit.
+                # With ``deepen`` the lines the search keeps returning to grow a ply
+                # deeper each time a leaf of theirs earns ``deepen`` visits, so more
+                # time buys depth where it matters instead of only width.
+                break
             mover = current_player(tag, s)
             if not ismcts:
                 if nodes[node, F_NLEGAL] < 0:
                     nodes[node, F_NLEGAL] = legal_moves(tag, s, buf)
-                    if depth < order_depth and meta[1] < slots:
+                    if (depth < order_depth or 0 < max_depth <= depth) and meta[1] < slots:
                         # Near the root, expand children best-first by the one-ply
                         # heuristic so refutations are found within a few visits.
                         slot = orders[meta[1] * width:(meta[1] + 1) * width]
