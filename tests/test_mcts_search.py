@@ -99,9 +99,9 @@ def _depths(nodes, used):
 
 
 def test_deepen_grows_leaves_at_the_depth_limit_once_they_earn_the_visits():
-    """With tree_depth=1 and deepen=40 a ply-1 leaf gets children only once it has 40
-    visits, best-first like an ordered node; so the tree goes deeper than the limit on
-    the lines searched most, and only there. Without deepen it stays one ply deep."""
+    """With tree_depth=1 and deepen=40 a leaf gets children only once it has 40 visits,
+    best-first like an ordered node; so the tree goes deeper than the limit on the
+    lines searched most, and only there (without deepen: test_tree_depth_limits_the_tree)."""
     state = forma_position()
     agent = create_agent("mcts(iterations=3000, order_depth=1, widen=0.3, tree_depth=1, deepen=40)", seed=4)
     agent.act(state)
@@ -116,6 +116,25 @@ def test_deepen_grows_leaves_at_the_depth_limit_once_they_earn_the_visits():
         assert nodes[i, kernel.F_PERM] < 0  # expanded from a best-first order
     leaves_at_limit = [i for i in range(1, used) if depth[i] >= 1 and nodes[i, kernel.F_CHILD] == -1]
     assert all(nodes[i, kernel.F_VISITS] <= 40 for i in leaves_at_limit)
+
+
+def test_deepen_grows_whole_steps_of_tree_depth():
+    """With tree_depth=2 a leaf at ply 2 or 4 needs deepen visits to grow, a node at
+    ply 3 only its second visit: the tree deepens two plies at a time, so its leaves
+    keep the parity the limit was tuned for."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=4000, order_depth=2, widen=0.3, tree_depth=2, deepen=30)", seed=4)
+    agent.act(state)
+    nodes, _, meta, _ = agent._tree
+    used = int(meta[0])
+    depth = _depths(nodes, used)
+    assert depth.max() >= 4
+    for i in range(1, used):
+        if nodes[i, kernel.F_CHILD] != -1 and depth[i] >= 2:
+            need = 30 if depth[i] % 2 == 0 else 1
+            assert nodes[i, kernel.F_VISITS] >= need + nodes[i, kernel.F_NCHILD] - 1
+    ply3_leaves = [i for i in range(1, used) if depth[i] == 3 and nodes[i, kernel.F_CHILD] == -1]
+    assert all(nodes[i, kernel.F_VISITS] <= 1 for i in ply3_leaves)
 
 
 def test_every_node_near_the_root_is_ordered_in_forma():

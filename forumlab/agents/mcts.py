@@ -61,8 +61,8 @@ class MCTSAgent(Agent):
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
         "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
                                "deeper positions are scored as leaves"),
-        "deepen": Param(0, "visits after which a leaf at the tree_depth limit gets children anyway, "
-                           "best-first (0 = never), so more time buys depth on the lines searched most"),
+        "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
+                           "tree_depth more plies, best-first (0 = never): more time buys depth"),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, "
                                   "not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),

@@ -91,7 +91,7 @@ class Settings(NamedTuple):
     widen: float  # progressive unpruning of best-first nodes (0 = open all)
     hrelative: bool  # leaf values relative to the root's margins
     max_depth: int  # deepest level that gets children (0 = no limit)
-    deepen: int  # visits after which a leaf at max_depth gets children anyway (0 = never)
+    deepen: int  # visits after which a leaf at max_depth * k grows max_depth more plies (0 = never)
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
@@ -289,9 +289,10 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     stream (advanced in place), ``settings`` a :class:`Settings`.
 
     With ``max_depth`` > 0 no node deeper than that is expanded, unless ``deepen`` > 0:
-    then a node at or below the limit gets children, best-first and progressively
-    widened like an ordered node, once it has ``deepen`` visits (and a free slot of the
-    ordering pool; never under ISMCTS).
+    then a leaf at depth max_depth * k (k >= 1) gets children, best-first and
+    progressively widened like an ordered node, once it has ``deepen`` visits, and the
+    nodes between two such depths once they have one; always only while the ordering
+    pool has a free slot, and never under ISMCTS.
     With ``hrelative`` the heuristic scores positions by each player's margin minus
     their margin at ``root`` (see rewards.heuristic_rewards).
 
@@ -331,11 +332,13 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
         while not is_terminal(tag, s):
             if max_depth > 0 and depth >= max_depth and (
                     ismcts or nodes[node, F_NLEGAL] < 0
-                    and (deepen <= 0 or nodes[node, F_VISITS] < deepen or meta[1] >= slots)):
+                    and (deepen <= 0 or meta[1] >= slots
+                         or nodes[node, F_VISITS] < (deepen if (depth - max_depth) % max_depth == 0 else 1))):
                 # A leaf (for now): the heuristic (or a rollout) scores it every visit.
-                # With ``deepen`` the lines the search keeps returning to grow a ply
-                # deeper each time a leaf of theirs earns ``deepen`` visits, so more
-                # time buys depth where it matters instead of only width.
+                # With ``deepen`` a leaf the search keeps returning to grows another
+                # ``max_depth`` plies once it has ``deepen`` visits (the plies between
+                # open at their second visit), so more time buys depth on the lines
+                # that matter and the leaves keep the parity the limit was tuned for.
                 break
             mover = current_player(tag, s)
             if not ismcts:
