@@ -8,7 +8,7 @@ import pytest
 
 from forumlab.testing import conformance as kit
 from forumlab.testing.conformance import ConformanceError
-from tests.toy_goofspiel import kernels as K
+from tests.toy_goofspiel import kernels as goofspiel_kernels
 from tests.toy_goofspiel.game import ToyGoofspiel
 
 
@@ -53,7 +53,7 @@ def test_a_parser_accepting_garbage_as_a_move_is_caught():
 
 def test_duplicate_legal_moves_are_caught():
     def legal_moves(s, out):
-        n = K.legal_moves(s, out)
+        n = goofspiel_kernels.legal_moves(s, out)
         out[n] = out[0]
         return n + 1
 
@@ -63,8 +63,8 @@ def test_duplicate_legal_moves_are_caught():
 
 def test_a_random_move_that_changes_the_state_is_caught():
     def random_move(s, rng):
-        s[K.SEED] += 1
-        return K.random_move(s, rng)
+        s[goofspiel_kernels.SEED] += 1
+        return goofspiel_kernels.random_move(s, rng)
 
     fails(kit.check_random_move, broken(kernels={"random_move": random_move}),
           "random_move purity: random_move changed the state at ply 0")
@@ -72,10 +72,10 @@ def test_a_random_move_that_changes_the_state_is_caught():
 
 def test_a_biased_random_move_fails_the_uniformity_test():
     def lowest_first(s, rng):  # the lowest card about 1.5 times as often as the others
-        hand = int(s[K.HAND + s[K.PLAYER]])
+        hand = int(s[goofspiel_kernels.HAND + s[goofspiel_kernels.PLAYER]])
         low = (hand & -hand).bit_length() - 1
-        draw = K.random_move(s, rng)
-        return low if draw != low and K.rand_below(rng, 4) == 0 else draw
+        draw = goofspiel_kernels.random_move(s, rng)
+        return low if draw != low and goofspiel_kernels.rand_below(rng, 4) == 0 else draw
 
     fails(kit.check_random_move, broken(kernels={"random_move": lowest_first}),
           "random_move uniformity: chi-square")
@@ -83,7 +83,7 @@ def test_a_biased_random_move_fails_the_uniformity_test():
 
 def test_determinize_that_resamples_the_observers_own_bid_is_caught():
     def leaky(s, observer, rng):
-        K.determinize(s, -1, rng)  # resamples every seat's bid, the observer's too
+        goofspiel_kernels.determinize(s, -1, rng)  # resamples every seat's bid, the observer's too
 
     message = fails(kit.check_determinize, broken(kernels={"determinize": leaky}),
                     "determinize: seat 0's observation changed at ply 1")
@@ -122,8 +122,8 @@ def test_a_heuristic_that_is_not_finite_is_caught():
 
 def test_a_game_with_more_legal_moves_than_its_bound_is_caught():
     def legal_moves(s, out):  # writes at most len(out), reports them all
-        room = np.empty(K.MAX_MOVES, dtype=np.int64)
-        n = K.legal_moves(s, room)
+        room = np.empty(goofspiel_kernels.MAX_MOVES, dtype=np.int64)
+        n = goofspiel_kernels.legal_moves(s, room)
         out[:min(n, len(out))] = room[:min(n, len(out))]
         return n
 
@@ -136,7 +136,7 @@ class PidSeeded(ToyGoofspiel):
     holds), different in every other process."""
 
     def initial_array(self, seed):
-        return K.new_state(self.players, self.cards, seed + os.getpid())
+        return goofspiel_kernels.new_state(self.players, self.cards, seed + os.getpid())
 
 
 def test_a_setup_that_depends_on_the_process_fails_the_determinism_check():

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from forumlab.core.rng import make_rng
-from forumlab.engines.forma import kernels as K
+from forumlab.engines.forma import kernels as forma_kernels
 from forumlab.engines.forma.game import Forma, board_contents, marker_owners
 from forumlab.engines.forma.layout import MAX_MOVES, PASS, decode_move
 from forumlab.engines.forma.pieces import square_name
@@ -56,30 +56,30 @@ def _play_and_compare(players: int, game_index: int) -> None:
     out = np.empty(MAX_MOVES, dtype=np.int64)
     ply = 0
     while True:
-        terminal = bool(K.is_terminal(array))
+        terminal = bool(forma_kernels.is_terminal(array))
         assert terminal == ref.is_terminal(), f"game {game_index} ply {ply}: terminal differs"
         scores = np.zeros(players)
-        K.scores(array, scores)
+        forma_kernels.scores(array, scores)
         assert scores.astype(int).tolist() == ref.scores(), f"game {game_index} ply {ply}: scores differ"
         if terminal:
             break
-        assert int(K.current_player(array)) == ref.current_player()
-        n = K.legal_moves(array, out)
+        assert int(forma_kernels.current_player(array)) == ref.current_player()
+        n = forma_kernels.legal_moves(array, out)
         mine = out[:n].tolist()
         theirs = ref.legal_moves()
         assert n == len(theirs), f"game {game_index} ply {ply}: {n} legal moves vs reference {len(theirs)}"
         assert mine == theirs, f"game {game_index} ply {ply}: legal move lists differ"
-        assert int(K.count_moves(array)) == n
+        assert int(forma_kernels.count_moves(array)) == n
         player = ref.current_player()
         if use_numba_sampler:
-            move = int(K.random_move(array, nrng))
+            move = int(forma_kernels.random_move(array, nrng))
             assert move in theirs if move != PASS else theirs == [PASS]
         elif biased and theirs != [PASS] and rng.random() < 0.85:
             strip = [m for m in theirs if _in_strip(m, player)]
             move = rng.choice(strip or theirs)
         else:
             move = rng.choice(theirs)
-        K.apply_move(array, move)
+        forma_kernels.apply_move(array, move)
         ref.apply(move)
         ply += 1
     breakdown = ref.score_breakdown()

@@ -16,7 +16,7 @@ from forumlab.core.errors import ConfigError, GameOverError, IllegalMoveError
 from forumlab.core.game import State
 from forumlab.core.registry import create_game, game_names
 from forumlab.core.rng import make_rng
-from forumlab.engines.forma import kernels as K
+from forumlab.engines.forma import kernels as forma_kernels
 from forumlab.engines.forma.game import Forma, board_symbols, marker_owners, obstacle_squares
 from forumlab.engines.forma.layout import (
     MAX_MOVES,
@@ -285,8 +285,8 @@ def _two_columns():
 
 def test_two_disjoint_north_south_bridges_score_100():
     state = script(game(2).new_state(0), [(0, m) for m in _two_columns()])
-    assert K.bridges(state.array, 0) == (2, 0)
-    assert K.bridges(state.array, 1) == (0, 0)
+    assert forma_kernels.bridges(state.array, 0) == (2, 0)
+    assert forma_kernels.bridges(state.array, 1) == (0, 0)
     assert "bridges_ns" not in state.result()  # scored only at the end
     before = score(state, 0)
     finish_randomly(state, 1)
@@ -304,7 +304,7 @@ def test_crossing_north_south_and_east_west_bridges_score_100():
     row_10 = [horizontal("I3", "a10"), horizontal("I2", "d10"), put("L5", "XXXX/X...", "f10"),
               put("L5", "XXXX/X...", "j10"), put("Y5", "XXXX/.X..", "n10"), horizontal("I3", "r10")]
     state = script(game(2).new_state(0), [(0, m) for m in column_e + row_10])
-    assert K.bridges(state.array, 0) == (1, 1)
+    assert forma_kernels.bridges(state.array, 0) == (1, 1)
     finish_randomly(state, 2)
     res = state.result()
     assert res["bridges_ns"][0] == 1 and res["bridges_ew"][0] == 1
@@ -315,10 +315,10 @@ def test_markers_count_as_bridge_squares():
     steps = [vertical("I5", "a1"), vertical("I4", "a6"), vertical("I5", "a11"), vertical("I4", "a16"),
              one("a20")]
     state = script(game(2).new_state(0), [(0, m) for m in steps])
-    assert K.bridges(state.array, 0) == (0, 0)
+    assert forma_kernels.bridges(state.array, 0) == (0, 0)
     script(state, [(0, one("b10"))])
     assert marker(state, "a10") == 0
-    assert K.bridges(state.array, 0) == (1, 0)
+    assert forma_kernels.bridges(state.array, 0) == (1, 0)
 
 
 def test_a_marker_on_a_stone_counts_as_a_bridge_square():
@@ -326,19 +326,19 @@ def test_a_marker_on_a_stone_counts_as_a_bridge_square():
              vertical("I4", "a17"), put("U5", "XX/.X/XX", "a9")]
     state = script(game(2, ["a10"]).new_state(0), [(0, m) for m in steps])
     assert marker(state, "a10") == 0
-    assert K.bridges(state.array, 0) == (1, 0)
+    assert forma_kernels.bridges(state.array, 0) == (1, 0)
 
 
 def test_bridge_counts_are_square_disjoint():
     # Two columns joined by rungs still hold exactly two disjoint chains.
     state = script(game(2).new_state(0), [(0, m) for m in _two_columns()] + [(0, one("b5")), (0, one("b15"))])
-    assert K.bridges(state.array, 0) == (2, 0)
+    assert forma_kernels.bridges(state.array, 0) == (2, 0)
     # One column and a second that stops a row short: one chain only.
     column_a = _two_columns()[:5]
     column_c = [vertical("I3", "c1"), vertical("I3", "c4"), vertical("I2", "c7"), put("L4", "X./X./XX", "c9"),
                 put("L5", "X./X./X./XX", "c12"), put("L5", "X./X./X./XX", "c16")]  # c1-c19
     state = script(game(2).new_state(0), [(0, m) for m in column_a + column_c])
-    assert K.bridges(state.array, 0) == (1, 0)
+    assert forma_kernels.bridges(state.array, 0) == (1, 0)
 
 
 # ---------------------------------------------------------------- setup
@@ -411,16 +411,16 @@ def test_passing_and_the_end_in_random_games():
             if moves == [PASS]:
                 passes += 1
                 # The mover cannot place, but somebody else can.
-                assert not K._can_place(state.array.copy(), state.current_player)
-                assert any(K._can_place(state.array.copy(), q) for q in range(players))
+                assert not forma_kernels._can_place(state.array.copy(), state.current_player)
+                assert any(forma_kernels._can_place(state.array.copy(), q) for q in range(players))
             else:
                 assert PASS not in moves
-            move = int(K.random_move(state.array, rng))
+            move = int(forma_kernels.random_move(state.array, rng))
             assert move in moves
             state.play(move)
         assert len(state.legal_moves()) == 0
         # Nobody can place at the end, and the last move was not a pass.
-        assert not any(K._can_place(state.array.copy(), q) for q in range(players))
+        assert not any(forma_kernels._can_place(state.array.copy(), q) for q in range(players))
         assert state.history[-1] != PASS
         with pytest.raises(GameOverError):
             state.play("pass")
@@ -434,7 +434,7 @@ def test_no_free_square_means_nobody_can_place():
 
     array = game(4).new_state(0).array.copy()
     array[FREE] = 0
-    assert not any(K._can_place(array, q) for q in range(4))
+    assert not any(forma_kernels._can_place(array, q) for q in range(4))
 
 
 def test_game_ends_when_nobody_can_place_and_bridges_scored_once():
@@ -480,7 +480,7 @@ def test_current_player_cycles_through_passes():
     rng = make_rng(1)
     while not state.is_terminal:
         seats.append(state.current_player)
-        state.play(int(K.random_move(state.array, rng)))
+        state.play(int(forma_kernels.random_move(state.array, rng)))
     assert seats == [i % 3 for i in range(len(seats))]
 
 
@@ -496,8 +496,8 @@ def test_enclosure_threats_count_squares_with_one_free_side():
                 1 for q in range(400)
                 if free[q] and sum(1 for nb in NEIGHBOURS[q] if nb >= 0 and free[int(nb)]) == 1
             )
-            assert K.enclosure_threats(state.array) == expected
-            state.play(int(K.random_move(state.array, rng)))
+            assert forma_kernels.enclosure_threats(state.array) == expected
+            state.play(int(forma_kernels.random_move(state.array, rng)))
 
 
 def test_greedy_beats_random():
@@ -508,13 +508,13 @@ def test_greedy_beats_random():
     for seed in range(4):
         array = game(4, "random").new_state(seed).array.copy()
         seat = seed % 4
-        while not K.is_terminal(array):
-            if K.current_player(array) == seat:
+        while not forma_kernels.is_terminal(array):
+            if forma_kernels.current_player(array) == seat:
                 move = greedy_move(Forma.kernels.tag, array, rng)
             else:
-                move = K.random_move(array, rng)
-            K.apply_move(array, move)
+                move = forma_kernels.random_move(array, rng)
+            forma_kernels.apply_move(array, move)
         scores = np.zeros(4)
-        K.scores(array, scores)
+        forma_kernels.scores(array, scores)
         wins += scores[seat] == scores.max()
     assert wins == 4

@@ -71,6 +71,7 @@ from .arrays import copy_into, stable_argsort
 from .greedy import greedy_move
 from .rewards import REWARD_RANK, heuristic_base, heuristic_rank_rewards, heuristic_rewards, terminal_rewards
 
+
 class Settings(NamedTuple):
     """Read-only search settings of ``run_iterations`` (one numba tuple argument, so
     the kernel's signature does not grow with every option). Build it with
@@ -301,9 +302,10 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     """
     nodes, rewards, meta, order_pool = tree
     c, ismcts, observer, rollout = settings.c, settings.ismcts, settings.observer, settings.rollout
-    epsilon, cutoff, reward_kind, hscale = settings.epsilon, settings.cutoff, settings.reward_kind, settings.hscale
-    history_weight, imm_alpha, order_depth = settings.history_weight, settings.imm_alpha, settings.order_depth
-    widen, hrelative, max_depth, deepen = settings.widen, settings.hrelative, settings.max_depth, settings.deepen
+    epsilon, cutoff, reward_kind = settings.epsilon, settings.cutoff, settings.reward_kind
+    hscale, history_weight, imm_alpha = settings.hscale, settings.history_weight, settings.imm_alpha
+    order_depth, widen, hrelative = settings.order_depth, settings.widen, settings.hrelative
+    max_depth, deepen = settings.max_depth, settings.deepen
     capacity = nodes.shape[0]
     width = order_width(order_pool)
     slots = order_slots(order_pool)

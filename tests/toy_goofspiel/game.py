@@ -8,7 +8,7 @@ import numpy as np
 from forumlab.core.errors import ConfigError, IllegalMoveError
 from forumlab.core.game import Game, Kernels
 
-from . import kernels as K
+from . import kernels as goofspiel_kernels
 
 
 class ToyGoofspiel(Game):
@@ -16,14 +16,14 @@ class ToyGoofspiel(Game):
 
     name = "toy-goofspiel"
     min_players = 2
-    max_players = K.MAX_PLAYERS
+    max_players = goofspiel_kernels.MAX_PLAYERS
     perfect_information = False
-    kernels = Kernels.from_module(K, K.MAX_MOVES)
+    kernels = Kernels.from_module(goofspiel_kernels, goofspiel_kernels.MAX_MOVES)
 
     def __init__(self, players: int = 2, cards: int = 4):
         super().__init__(players)
-        if not isinstance(cards, int) or isinstance(cards, bool) or not 3 <= cards <= K.MAX_CARDS:
-            raise ConfigError(f"cards must be an integer from 3 to {K.MAX_CARDS}, not {cards!r}")
+        if not isinstance(cards, int) or isinstance(cards, bool) or not 3 <= cards <= goofspiel_kernels.MAX_CARDS:
+            raise ConfigError(f"cards must be an integer from 3 to {goofspiel_kernels.MAX_CARDS}, not {cards!r}")
         self.cards = cards
 
     @property
@@ -31,7 +31,7 @@ class ToyGoofspiel(Game):
         return {"players": self.players, "cards": self.cards}
 
     def initial_array(self, seed: int) -> np.ndarray:
-        return K.new_state(self.players, self.cards, seed)
+        return goofspiel_kernels.new_state(self.players, self.cards, seed)
 
     def format_move(self, array: np.ndarray, move: int) -> str:
         return str(int(move) + 1)
@@ -42,25 +42,25 @@ class ToyGoofspiel(Game):
         return int(text) - 1
 
     def plies(self, array: np.ndarray) -> int:
-        return int(array[K.PLY])
+        return int(array[goofspiel_kernels.PLY])
 
     def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
         """The array with other seats' bids of this round put back into their hands
         (a bid is secret until the round ends) and the prizes still face down sorted."""
         seen = array.copy()
-        for q in range(int(array[K.PLAYER])):
-            if q != seat and array[K.BID + q]:
-                seen[K.HAND + q] |= 1 << int(array[K.BID + q] - 1)
-                seen[K.BID + q] = -1
-        first = K.DECK + int(array[K.ROUND]) + 1
-        seen[first:K.DECK + self.cards] = np.sort(seen[first:K.DECK + self.cards])
+        for q in range(int(array[goofspiel_kernels.PLAYER])):
+            if q != seat and array[goofspiel_kernels.BID + q]:
+                seen[goofspiel_kernels.HAND + q] |= 1 << int(array[goofspiel_kernels.BID + q] - 1)
+                seen[goofspiel_kernels.BID + q] = -1
+        first = goofspiel_kernels.DECK + int(array[goofspiel_kernels.ROUND]) + 1
+        seen[first:goofspiel_kernels.DECK + self.cards] = np.sort(seen[first:goofspiel_kernels.DECK + self.cards])
         return seen
 
     def render(self, array: np.ndarray) -> str:
-        if array[K.TERMINAL]:
-            return "game over; scores " + " ".join(str(int(array[K.SCORE + p])) for p in range(self.players))
+        if array[goofspiel_kernels.TERMINAL]:
+            return "game over; scores " + " ".join(str(int(array[goofspiel_kernels.SCORE + p])) for p in range(self.players))
         hands = " ".join(
-            "{" + ",".join(str(c + 1) for c in range(self.cards) if (int(array[K.HAND + p]) >> c) & 1) + "}"
+            "{" + ",".join(str(c + 1) for c in range(self.cards) if (int(array[goofspiel_kernels.HAND + p]) >> c) & 1) + "}"
             for p in range(self.players))
-        return (f"prize {int(array[K.DECK + array[K.ROUND]])}, seat {int(array[K.PLAYER])} to bid; "
+        return (f"prize {int(array[goofspiel_kernels.DECK + array[goofspiel_kernels.ROUND]])}, seat {int(array[goofspiel_kernels.PLAYER])} to bid; "
                 f"hands {hands}")

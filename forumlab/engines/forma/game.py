@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.errors import ConfigError, IllegalMoveError
 from ...core.game import Game, Kernels
-from . import kernels as K
+from . import kernels as forma_kernels
 from .layout import (
     BRIDGES_EW,
     BRIDGES_NS,
@@ -99,7 +99,7 @@ class Forma(Game):
     # cpu_time=0.2 (48 games), and led the tuning ladder run (docs/search-notebook.md).
     # 3 players (a variant) keeps the 2-player defaults: not measured.
     mcts_defaults_by_players = {4: {"reward": "rank"}}
-    kernels = Kernels.from_module(K, MAX_MOVES)
+    kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
         super().__init__(players)
@@ -166,7 +166,7 @@ class Forma(Game):
 
     def initial_array(self, seed: int) -> np.ndarray:
         stones, tower = self.layout(seed)
-        return K.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
+        return forma_kernels.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:

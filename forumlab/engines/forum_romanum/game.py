@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core.errors import ConfigError, IllegalMoveError
 from ...core.game import Game, Kernels
-from . import kernels as K
+from . import kernels as forum_kernels
 from .layout import (
     ALL_REGIONS,
     BOARD,
@@ -64,7 +64,7 @@ class ForumRomanum(Game):
     # Implicit minimax backups (imm=0.5) lifted MCTS(1000) against paranoid(depth=3)
     # and greedy from 30% to 48% of wins (3 players, 30 and 60 games).
     mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3, "imm": 0.5}
-    kernels = Kernels.from_module(K, MAX_MOVES)
+    kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
         super().__init__(players)
@@ -85,7 +85,7 @@ class ForumRomanum(Game):
         return 4 if self.players == 2 else self.players
 
     def initial_array(self, seed: int) -> np.ndarray:
-        return K.new_state(self.players, self.max_rounds, seed)
+        return forum_kernels.new_state(self.players, self.max_rounds, seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:
@@ -132,7 +132,7 @@ class ForumRomanum(Game):
 
     def _legal(self, array: np.ndarray) -> np.ndarray:
         out = np.empty(MAX_MOVES, dtype=np.int64)
-        return out[: K.legal_moves(array, out)]
+        return out[: forum_kernels.legal_moves(array, out)]
 
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
