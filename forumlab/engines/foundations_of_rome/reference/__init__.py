@@ -1,13 +1,75 @@
 """Plain-Python reference engine for Foundations of Rome.
 
-DOCSTRING_PLACEHOLDER
+Written straight from ``shared/rules/foundations-of-rome.md`` (the authority) for clarity,
+not speed: the test oracle that the numba engine is checked against move by move. It
+shares no code with the fast engine. Scope: the base game, the draft variant
+(``draft=True``) and the Monuments module (``modules=["monuments"]``); the other modules
+are known names that raise ConfigError "not implemented yet".
+
+Modules (one job each): ``catalogue`` (component data), ``grid`` (lots, neighbours,
+footprints), ``chance`` (SplitMix64, shuffle, pile sizes), ``options`` (validation),
+``state`` (setup, phase machine, legal moves, effects), ``scoring`` (adjacency, population,
+era and end scoring), ``hidden`` (observation, determinize).
+
+Usage::
+
+    game = ReferenceFoundationsOfRome(players=3, modules=["monuments"], draft=False)
+    state = game.new_game(seed=7)
+    state.legal_moves()          # ["I", "D1", ..., "R1@c3", ...] in the spec's notation
+    state.play("D2")             # IllegalMoveError (with the ply number) if not legal
+    state.result()               # scores, ranks, winners, plies, terminal, truncated, ...
+    replay({"config": game.config, "seed": 7, "moves": state.moves})
+
+Decisions (where the spec is silent; every other rule is the spec's, literally)
+-----------------------------------------------------------------------------
+1. RNG: SplitMix64 is re-written in plain Python (``chance.SpecRng``); its words,
+   ``rand_below`` and hence every shuffle equal ``forumlab.core.rng``'s (tested), and the
+   seed word is ``forumlab.core.rng.derive_seed("foundations-of-rome", seed)``.
+2. Notation is strict: cells must be listed in ascending index (``R2@c4,c3`` is
+   malformed, not normalised); lot names of the 10x10 city have two-digit rows
+   (``a10``); ``D<k>`` with k outside 1-6 is malformed, a k without a card is illegal.
+3. ``legal_moves`` order (the spec fixes a set, not an order): draft picks by lot index;
+   ``I``; ``D1``..``D6``; builds by code in the order R1 R2 R3L R3I R4O R4I C1 C2 C3L C3I
+   C4O C4I V1F V2F V1L V2L V1M V2M V1G V2G, then monuments by id; each by ascending cells.
+4. Draft: every round starts with seat 0 (the spec's "in seat order"); the deed board is
+   revealed at setup, before the draft (the spec's setup draw order); hand i passes to
+   seat i+1; the 6th round's single-card pick is still a ply. Draft picks are not main
+   actions (``max_turns`` does not count them).
+5. Lot markers are not stored: a seat's markers on the board are exactly its owned
+   unbuilt lots, and its supply is 8 minus those (the spec's Buy and Build effects keep
+   this invariant).
+6. VP sources in ``result()["vp_by_source"]``: ``population`` (population step),
+   ``civic`` (civic buildings' rules), ``commercial`` (era-3 silver scored as VP, of
+   buildings and monuments alike), ``tray`` (tray VP of commercial buildings),
+   ``monuments`` (civic monuments' rules, commercial monuments' VP each era, and the
+   Temple of Jupiter's +2 VP to each owner of an adjacent building), ``lot_markers``.
+7. Monument on-build effects (M11, M12) reach each owner of a building adjacent to the
+   new monument once, the builder included, with adjacency taken after the build (so
+   buildings it covered do not count).
+8. Monument requirements are checked before the build; "own a building of size >= k"
+   counts monuments too; "silver" is, as the spec defines it, the silver of own
+   commercial buildings (not silver held); "edge" means the footprint contains a lot in
+   the first or last row or column of the city.
+9. The monument display keeps the shuffle's order (the first players+3 ids drawn).
+10. ``max_turns`` must be >= 1 (there is no "no cap" value, since Income can go on
+    forever). A truncated game gets no further scoring.
+11. Before the end, ``ranks()`` are live ranks on (VP, silver) and ``winners()`` is empty.
+12. Options the later modules need (``objectives`` "hidden"/"public", ``max_trades``
+    0-3) are validated and accepted but have no effect yet; ``consul`` other than false
+    is "not implemented yet"; an unknown option, an unknown module or a module listed
+    twice is a ConfigError.
+13. ``determinize`` consumes its rng in this order: one shuffle of the unlocated cards,
+    a shuffle of each era pile 1-3, one draw per other seat's pending pick (seat order),
+    one draw for the new RNG word. A resampled card takes over the seen-mask of the place
+    it lands in. ``observation`` leaves out the RNG word and the seen-masks.
+14. Move errors name the 1-based ply and the seat: ``ply 12 (seat 2): 'D3' is illegal:
+    ...``; a move after the end raises GameOverError.
 """
 
 from __future__ import annotations
 
 from forumlab.core.errors import IllegalMoveError, RecordError
 
-from . import hidden
 from .chance import GAME_NAME, SpecRng
 from .options import Options, validate
 from .state import ReferenceState
@@ -39,21 +101,6 @@ class ReferenceFoundationsOfRome:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
         return ReferenceState(self.options, seed)
-
-
-def _observation(self, seat: int) -> dict:
-    """Everything ``seat`` may see (see ``hidden.observation``)."""
-    return hidden.observation(self, seat)
-
-
-def _determinize(self, seat: int, rng) -> ReferenceState:
-    """Resample in place what ``seat`` cannot see (see ``hidden.determinize``); returns self."""
-    hidden.determinize(self, seat, rng)
-    return self
-
-
-ReferenceState.observation = _observation
-ReferenceState.determinize = _determinize
 
 
 def replay(record: dict) -> ReferenceState:

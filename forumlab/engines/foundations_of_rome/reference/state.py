@@ -14,7 +14,7 @@ import re
 from forumlab.core.errors import GameOverError, IllegalMoveError
 from forumlab.core.ranks import shared_ranks
 
-from . import scoring
+from . import hidden, scoring
 from .catalogue import (
     BUILDINGS,
     HAND_SIZE,
@@ -181,6 +181,20 @@ class ReferenceState:
         """The game so far as a record (format forumlab-record/1)."""
         return {"format": "forumlab-record/1", "game": GAME_NAME, "config": self.options.config(),
                 "seed": self.seed, "moves": list(self.moves)}
+
+    def observation(self, seat: int) -> dict:
+        """Everything ``seat`` may see (``hidden.observation``)."""
+        return hidden.observation(self, seat)
+
+    def determinize(self, seat: int, rng) -> ReferenceState:
+        """Resample in place what ``seat`` cannot see (``hidden.determinize``); returns self.
+
+        Args:
+            seat: the observing seat.
+            rng: a SpecRng, an int word or a ``forumlab.core.rng`` uint64 array.
+        """
+        hidden.determinize(self, seat, rng)
+        return self
 
     def copy(self) -> ReferenceState:
         """An independent copy."""
