@@ -21,8 +21,8 @@ from forumlab.engines.foundations_of_rome.reference import (
     ReferenceFoundationsOfRome,
     SpecRng,
     replay,
+    scoring,
 )
-from forumlab.engines.foundations_of_rome.reference import scoring
 from forumlab.engines.foundations_of_rome.reference.catalogue import PIECES
 from forumlab.engines.foundations_of_rome.reference.grid import orientations
 
@@ -66,7 +66,7 @@ def random_game(seed, **options):
     state = new(seed, **options)
     chooser = random.Random(seed)
     while not state.is_terminal():
-        state.play(chooser.choice(state.legal_moves()))
+        state.play(state.random_move(chooser))
     return state
 
 
@@ -421,6 +421,11 @@ def test_bad_options_raise_one_line_config_errors(options, message):
     assert "\n" not in str(info.value)
 
 
+def test_seed_may_be_a_numpy_integer():
+    assert new(np.int64(5)).slots == new(5).slots
+    assert new(5).slots != new(6).slots
+
+
 def test_deed_prices_option_sets_the_slot_prices():
     state = new(1, players=3, deed_prices=[0, 0, 5, 5, 6, 6])
     state.play("D2")
@@ -430,6 +435,7 @@ def test_deed_prices_option_sets_the_slot_prices():
 
 @pytest.mark.parametrize("move,message", [
     ("D7", "malformed: deed-board slots are 1-6"),
+    ("D01", "malformed: not a move of this game"),
     ("X", "malformed: not a move of this game"),
     ("R2@d4,c4", "malformed: cells must be listed once each in ascending"),
     ("R2@c4,e4", "malformed: the cells do not form R2's shape I2"),

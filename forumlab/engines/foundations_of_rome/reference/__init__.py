@@ -27,7 +27,9 @@ Decisions (where the spec is silent; every other rule is the spec's, literally)
    seed word is ``forumlab.core.rng.derive_seed("foundations-of-rome", seed)``.
 2. Notation is strict: cells must be listed in ascending index (``R2@c4,c3`` is
    malformed, not normalised); lot names of the 10x10 city have two-digit rows
-   (``a10``); ``D<k>`` with k outside 1-6 is malformed, a k without a card is illegal.
+   (``a10``); ``D<k>`` is one digit 1-6 (``D0``, ``D7``, ``D01`` are malformed), a slot
+   without a card is illegal. Pieces of one shape but different codes (``R2``/``C2``) are
+   different moves on the same cells; identical copies of one code are one move.
 3. ``legal_moves`` order (the spec fixes a set, not an order): draft picks by lot index;
    ``I``; ``D1``..``D6``; builds by code in the order R1 R2 R3L R3I R4O R4I C1 C2 C3L C3I
    C4O C4I V1F V2F V1L V2L V1M V2M V1G V2G, then monuments by id; each by ascending cells.
@@ -68,6 +70,8 @@ Decisions (where the spec is silent; every other rule is the spec's, literally)
 
 from __future__ import annotations
 
+import operator
+
 from forumlab.core.errors import IllegalMoveError, RecordError
 
 from .chance import GAME_NAME, SpecRng
@@ -98,9 +102,9 @@ class ReferenceFoundationsOfRome:
 
     def new_game(self, seed: int = 0) -> ReferenceState:
         """A fresh game; ``seed`` drives the setup (spec, "Chance and replay")."""
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if isinstance(seed, bool):
             raise TypeError(f"seed must be an integer, not {seed!r}")
-        return ReferenceState(self.options, seed)
+        return ReferenceState(self.options, operator.index(seed))
 
 
 def replay(record: dict) -> ReferenceState:

@@ -6,7 +6,7 @@ Columns ``a``.. left to right, rows ``1``.. top to bottom; index = (row-1)*N + c
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from .catalogue import SHAPES
 
@@ -68,7 +68,7 @@ class Grid:
         return _footprints(self.n, shape)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _footprints(n: int, shape: str) -> list[tuple[tuple[int, ...], int]]:
     found = set()
     for orient in orientations(shape):
@@ -80,7 +80,7 @@ def _footprints(n: int, shape: str) -> list[tuple[tuple[int, ...], int]]:
     return [(cells, sum(1 << c for c in cells)) for cells in sorted(found)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def grid(n: int) -> Grid:
     """The shared Grid of side ``n``."""
     return Grid(n)

@@ -17,6 +17,7 @@ from forumlab.core.ranks import shared_ranks
 from . import hidden, scoring
 from .catalogue import (
     BUILDINGS,
+    GRID_SIZE,
     HAND_SIZE,
     LOT_MARKERS,
     MONUMENT_MARKERS,
@@ -27,14 +28,13 @@ from .catalogue import (
     PIECES,
     SLOTS,
     START_SILVER,
-    GRID_SIZE,
 )
 from .chance import GAME_NAME, SpecRng, era_pile_sizes
 from .grid import grid
 from .options import Options
 
 _BUILD = re.compile(r"([A-Z][A-Z0-9]*)@([a-z0-9,]+)")
-_BUY = re.compile(r"D([0-9]+)")
+_BUY = re.compile(r"D([0-9])")
 _PICK = re.compile(r"K:([a-z][0-9]+)")
 
 
@@ -224,11 +224,27 @@ class ReferenceState:
         if self.phase == "draft":
             return [f"K:{self.grid.names[c]}" for c in sorted(self.hands[self.player])]
         seat = self.player
-        moves = ["I"]
+        moves = self._free_actions(seat) + ["I"]
         if self.phase == "turn":
             moves += [f"D{k}" for k in range(1, len(self.slots) + 1) if self._buy_problem(seat, k) is None]
         moves += [self._format_build(code, cells) for code, cells in self._legal_builds(seat)]
         return moves
+
+    def random_move(self, rng) -> str:
+        """A legal move drawn uniformly with ``rng`` (a ``random.Random``)."""
+        moves = self.legal_moves()
+        if not moves:
+            raise GameOverError("no legal moves: the game is over")
+        return moves[rng.randrange(len(moves))]
+
+    def _free_actions(self, seat: int) -> list[str]:
+        """Free actions open to ``seat`` before its main action (turn and final turns).
+
+        None exist in the base game and Monuments; Trading, Stealing and Invocations add
+        theirs here (and their effects in ``play``), an answer by another seat becomes a
+        phase of its own whose ``player`` is the answering seat.
+        """
+        return []
 
     def _format_build(self, code: str, cells) -> str:
         return f"{code}@{','.join(self.grid.names[c] for c in cells)}"
