@@ -459,3 +459,36 @@ def test_build_on_a_lot_not_owned_is_illegal():
     own(state, 1, "a1")
     with pytest.raises(IllegalMoveError, match="seat 0 does not own a1"):
         state.play("R1@a1")
+
+
+def _last_card_of_era(state, era, buyer):
+    """The position of example 6 in ``era``: the era's pile empty, one card on the board,
+    ``buyer`` to move."""
+    state.era = era
+    for pile in state.piles[:era]:
+        pile.clear()
+    state.slots = state.slots[:1]
+    state.player = buyer
+
+
+def test_era_3_ends_the_game_with_lot_marker_points():
+    state = city()
+    own(state, 1, "c3 c4")
+    put(state, 2, "C2", "a1 b1")
+    _last_card_of_era(state, 3, buyer=0)
+    state.play("D1")
+    for _ in range(3):
+        assert not state.is_terminal()
+        state.play("I")
+    assert state.is_terminal() and not state.truncated
+    assert [v["lot_markers"] for v in state.vp_by_source] == [1, 2, 0]  # seat 0: the lot it bought
+    assert state.vp_by_source[2]["tray"] == 2 and state.vp_by_source[2]["commercial"] == 1
+
+
+def test_cap_on_the_last_final_turn_skips_era_scoring():
+    state = new(1, players=3, max_turns=4)
+    put(state, 2, "C2", "a1 b1")
+    _last_card_of_era(state, 1, buyer=1)
+    for move in ("D1", "I", "I", "I"):
+        state.play(move)
+    assert state.is_terminal() and state.truncated and state.era == 1 and state.vp(2) == 0
