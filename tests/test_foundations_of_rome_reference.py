@@ -121,6 +121,23 @@ def test_setup_figures(players, side, piles):
     assert sorted(cards) == list(range(side * side))
 
 
+def test_notation_on_the_10x10_city():
+    state = city(players=5)
+    own(state, 0, "i10 j9 j10")
+    moves = state.legal_moves()
+    assert "R1@j10" in moves and "R2@j9,j10" in moves and "R2@i10,j10" in moves
+    assert state.grid.index["j10"] == 99 and state.grid.index["a10"] == 90
+    with pytest.raises(IllegalMoveError, match="ascending"):
+        state.play("R2@j10,j9")
+
+
+def test_summary_is_the_whole_state_and_replays_equal():
+    state = random_game(12, players=3, draft=True, max_turns=30)
+    again = replay(state.record())
+    assert again.summary() == state.summary()
+    assert state.summary()["piles"] != again.copy().determinize(0, 1).summary()["piles"]
+
+
 def test_draft_setup_and_picks():
     state = new(5, players=3, draft=True)
     assert state.owner == [-1] * 64 and [len(h) for h in state.hands] == [6, 6, 6]

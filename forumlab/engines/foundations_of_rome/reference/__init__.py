@@ -20,6 +20,14 @@ Usage::
     state.result()               # scores, ranks, winners, plies, terminal, truncated, ...
     replay({"config": game.config, "seed": 7, "moves": state.moves})
 
+Extending to the other modules: cards are lot indices today; invocation cards would get
+ids above the lots in the same slots and piles. Setup picks of objectives and roles are
+new phases after ``"draft"``; trades, steals and invocation uses are new move kinds
+offered by ``ReferenceState._free_actions``; a trade answer is a phase whose ``player``
+is the partner; the Consul's turn runs in ``_after_main_action`` after the holder's turn;
+price changes go into ``price``, population modifiers into ``scoring.population``, extra
+lot markers into ``marker_total``, new VP sources into ``scoring.VP_SOURCES``.
+
 Decisions (where the spec is silent; every other rule is the spec's, literally)
 -----------------------------------------------------------------------------
 1. RNG: SplitMix64 is re-written in plain Python (``chance.SpecRng``); its words,

@@ -177,6 +177,24 @@ class ReferenceState:
             "vp_by_source": [dict(v) for v in self.vp_by_source],
         }
 
+    def summary(self) -> dict:
+        """The whole state as plain data, hidden parts included (pile order, hands,
+        picks, the RNG word): what a differential test compares with another engine."""
+        return {
+            "phase": self.phase, "player": self.player, "era": self.era,
+            "final_turns_left": self.final_turns_left, "main_actions": self.main_actions,
+            "plies": self.plies, "truncated": self.truncated,
+            "owner": list(self.owner),
+            "buildings": sorted((list(cells), owner, code) for owner, code, cells in self.buildings.values()),
+            "supply": [dict(s) for s in self.supply],
+            "marker_supply": [self.marker_supply(s) for s in range(self.options.players)],
+            "monument_markers": list(self.monument_markers), "display": list(self.display),
+            "silver": list(self.silver), "vp_by_source": [dict(v) for v in self.vp_by_source],
+            "slots": list(self.slots), "piles": [list(p) for p in self.piles],
+            "hands": [list(h) for h in self.hands], "picks": list(self.picks),
+            "rng": self.rng.word,
+        }
+
     def record(self) -> dict:
         """The game so far as a record (format forumlab-record/1)."""
         return {"format": "forumlab-record/1", "game": GAME_NAME, "config": self.options.config(),
