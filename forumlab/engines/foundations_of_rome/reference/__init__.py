@@ -74,6 +74,10 @@ Decisions (where the spec is silent; every other rule is the spec's, literally)
     it lands in. ``observation`` leaves out the RNG word and the seen-masks.
 14. Move errors name the 1-based ply and the seat: ``ply 12 (seat 2): 'D3' is illegal:
     ...``; a move after the end raises GameOverError.
+15. ``observation(seat)`` holds the public position (lots, buildings, supplies, markers,
+    display, silver, VP by source, slots, phase, seat to move, era, final turns left,
+    pile and hand sizes, who has a pending pick) plus the seat's own hand and pick and,
+    per other seat, the cards of its hand-and-pick the seat has seen (as a set).
 """
 
 from __future__ import annotations
