@@ -106,7 +106,7 @@ class Param:
         low, high = self.low, self.high
         if low is not None and high is not None:
             if self.kind is int and not self.low_open:
-                return f"in {low}..{high}"
+                return f"in {_number(low)}..{_number(high)}"
             return f"in {'(' if self.low_open else '['}{_number(low)}, {_number(high)}]"
         if low is not None:
             return f"{'>' if self.low_open else '>='} {_number(low)}"
@@ -235,7 +235,8 @@ def resolve_options(agent: str, params: dict[str, Param], given: dict[str, Any])
             raise AgentSpecError(f"agent {agent!r}: {keys[name]} and {key} name the same parameter; "
                                  f"give {name} only")
         keys[name] = key
+        options[name] = params[name].check(value, agent, key)
+    for name, key in keys.items():  # only once every value passed: an error says it all
         if key != name:
             _warn_former_name(agent, key, name)
-        options[name] = params[name].check(value, agent, key)
     return options
