@@ -109,9 +109,15 @@ class MCTSAgent(Agent):
 
     # ---- search --------------------------------------------------------------------
     def settings_for(self, game) -> dict:
-        """Effective parameters in ``game``: those given in the spec, else the game's
-        tuned MCTS defaults at its player count (``Game.tuned_mcts``), else the
-        generic defaults."""
+        """The parameters a search in ``game`` uses.
+
+        Args:
+            game: the Game being played.
+
+        Returns:
+            Every parameter: the one given in the spec, else the game's tuned MCTS
+            default at its player count (``Game.tuned_mcts``), else the declared default.
+        """
         tuned = {k: v for k, v in game.tuned_mcts().items() if k not in self.given}
         return {**self.options, **tuned}
 

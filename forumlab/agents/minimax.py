@@ -79,8 +79,18 @@ class MinimaxAgent(Agent):
         return S.DEFAULT_HISTORY  # unused by paranoid and max^n
 
     def search(self, state: State) -> S.SearchResult:
-        """Search ``state`` for the player to move; the full result (move, value,
-        nodes, completed depth, time). Raises GameOverError in a finished game."""
+        """Search ``state`` for the player to move.
+
+        Args:
+            state: a position of any registered game.
+
+        Returns:
+            The full result: move, value, nodes, completed depth, time (also kept in
+            ``last_result``, and as a plain dict in ``last_search``).
+
+        Raises:
+            GameOverError: the game is over.
+        """
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
         result = S.search(state.game.kernels.tag, state.array, self.workspace, self.rng, self.depth,
