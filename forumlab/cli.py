@@ -73,14 +73,16 @@ def games():
 
 @main.command()
 def agents():
-    """List the agents with their parameters and defaults."""
-    from .agents.registry import agent_class, agent_names
+    """List the agents with their parameters: default, allowed values, help."""
+    from .agents.params import show_value
+    from .agents.registry import agent_class, agent_names, agent_params
 
     for name in agent_names():
-        cls = agent_class(name)
-        click.echo(f"{name}: {cls.description}")
-        for key, param in cls.params.items():
-            click.echo(f"    {key + '=' + repr(param.default):<24} {param.help}")
+        click.echo(f"{name}: {agent_class(name).description}")
+        for key, param in agent_params(name).items():
+            former = f" (formerly {', '.join(param.aliases)})" if param.aliases else ""
+            click.echo(f"    {key + '=' + show_value(param.default):<24} {param.type_text():<22} "
+                       f"{param.help}{former}")
     from .core.registry import game_names, get_game_class
 
     for game in game_names():
