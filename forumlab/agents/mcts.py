@@ -119,8 +119,12 @@ class MCTSAgent(Agent):
         Returns:
             Every parameter: the one given in the spec, else the game's tuned MCTS
             default at its player count (``Game.tuned_mcts``), else the declared default.
+            A tuned ``reward=rank`` gives way to a given ``hrelative=true`` (the two
+            exclude each other, and the spec's own choice wins).
         """
         tuned = {k: v for k, v in game.tuned_mcts().items() if k not in self.given}
+        if self.options["hrelative"] and tuned.get("reward") == "rank":
+            del tuned["reward"]
         return {**self.options, **tuned}
 
     def choose(self, state):
