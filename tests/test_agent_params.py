@@ -153,7 +153,10 @@ def test_a_former_name_warns_once_per_command():
                            "-a", "random,maxn(order=2, depth=1),paranoid(order=1, depth=1)"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.count("DeprecatedParameterWarning") == 2, proc.stderr  # one per agent
+    warned = [line for line in proc.stderr.splitlines() if "parameter 'order'" in line]
+    assert len(warned) == 2, proc.stderr  # one per agent, one line each
+    assert all(line.startswith("warning: agent '") for line in warned), proc.stderr
     assert proc.stderr.count("'maxn': parameter 'order'") == 1
     assert proc.stderr.count("'paranoid': parameter 'order'") == 1
+    assert "DeprecatedParameterWarning" not in proc.stderr and ".py:" not in proc.stderr
 
