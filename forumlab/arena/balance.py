@@ -8,7 +8,16 @@ from .store import ResultStore
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (Wilson 1927); shared wins count fractionally."""
+    """Wilson score interval of a proportion (Wilson 1927); shared wins count fractionally.
+
+    Args:
+        wins: successes (may be fractional).
+        n: trials.
+        z: standard normal quantile (1.96: a 95% interval).
+
+    Returns:
+        ``(low, high)``, clipped to [0, 1]; ``(0.0, 1.0)`` when ``n`` is 0.
+    """
     if n == 0:
         return (0.0, 1.0)
     p = wins / n
@@ -18,7 +27,22 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
 
 
 def balance_report(db: str) -> dict:
-    """Per-seat win rates with Wilson intervals and seat Elo with posterior intervals."""
+    """Per-seat win rates with Wilson intervals and seat Elo with posterior intervals.
+
+    Args:
+        db: a results file of self-play games (as ``forumlab balance`` writes): one agent
+            in every seat, one player count, at least one game.
+
+    Returns:
+        ``game``, ``config``, ``agent`` (the first pool entry's spec), ``games``, ``seats``
+        (per seat: ``win_rate`` and ``win_rate_95``, ``mean_score``, ``elo_vs_seat0`` and
+        ``elo_vs_seat0_95``) and ``first_player_advantage_elo`` (seat 0 against the
+        average other seat).
+
+    Raises:
+        StoreError: the file is missing, not a results file, corrupt or locked.
+        RatingsError: the games cannot be rated.
+    """
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
         definition = store.definition
@@ -57,7 +81,14 @@ def balance_report(db: str) -> dict:
 
 
 def format_balance(report: dict) -> str:
-    """Human-readable seat table."""
+    """Human-readable seat table.
+
+    Args:
+        report: a dict from :func:`balance_report`.
+
+    Returns:
+        A title line and one line per seat (no trailing newline).
+    """
     lines = [f"{report['game']} {report['config']}, self-play of {report['agent']}, {report['games']} games",
              "seat  win rate  95% interval      mean score  Elo vs seat 0  95% interval"]
     for s in report["seats"]:

@@ -48,8 +48,19 @@ _PROVENANCE = ("id", "recorded", "versions")
 
 
 def iter_game_records(store: ResultStore, key: str | None = None) -> Iterator[dict[str, Any]]:
-    """The store's games (only the one with this key, if given) as record dicts (see the
-    module docstring), in recording order."""
+    """The store's games as record dicts (see the module docstring), in recording order.
+
+    Args:
+        store: an open results file.
+        key: only the game with this key (e.g. ``L0001-G000-R00``); None for every game.
+
+    Returns:
+        An iterator of JSON-ready record dicts (empty if no game matches ``key``).
+
+    Raises:
+        StoreError: the store holds a damaged row or cannot be read.
+        ForumlabError: the stored definition names a game or config this version refuses.
+    """
     definition = store.definition
     game = create_game(definition.get("game"), definition.get("config"))
 
@@ -98,8 +109,18 @@ def outcome_from_record(data: dict[str, Any]) -> GameOutcome:
 
 
 def find_game_record(store: ResultStore, key: str) -> dict[str, Any]:
-    """The record of the game with this key (e.g. ``L0001-G000-R00``); ForumlabError if the
-    store holds no such game."""
+    """The record of one stored game.
+
+    Args:
+        store: an open results file.
+        key: the game's key, e.g. ``L0001-G000-R00``.
+
+    Returns:
+        The game's JSON-ready record dict (see the module docstring).
+
+    Raises:
+        ForumlabError: the store holds no game with this key.
+    """
     for record in iter_game_records(store, key):
         return record
     raise ForumlabError(f"{store.path} holds no game {key!r} (game keys look like L0000-G000-R00; "
@@ -107,7 +128,15 @@ def find_game_record(store: ResultStore, key: str) -> dict[str, Any]:
 
 
 def export_jsonl(store: ResultStore, out: TextIO) -> int:
-    """Write one record per line, in recording order; return the number of games."""
+    """Write the store's games as JSONL: one compact record per line, in recording order.
+
+    Args:
+        store: an open results file.
+        out: a text file object to write to.
+
+    Returns:
+        The number of games written.
+    """
     n = 0
     for record in iter_game_records(store):
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -116,9 +145,18 @@ def export_jsonl(store: ResultStore, out: TextIO) -> int:
 
 
 def export_csv(store: ResultStore, out: TextIO) -> int:
-    """Write a header and one row per (game, seat), in recording order; return the number
-    of games.  ``faults_of_seat`` counts the seat's faults; ``move_seconds`` and
-    ``moves_made`` are the seat's totals (empty if the game did not record them)."""
+    """Write a header (``CSV_COLUMNS``) and one row per (game, seat), in recording order.
+
+    ``faults_of_seat`` counts the seat's faults; ``move_seconds`` and ``moves_made`` are the
+    seat's totals (empty if the game did not record them).
+
+    Args:
+        store: an open results file.
+        out: a text file object, opened with ``newline=""``.
+
+    Returns:
+        The number of games written (not rows).
+    """
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0

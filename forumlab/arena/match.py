@@ -29,6 +29,18 @@ def play_match(game: Game, agents: list[Agent], seed: int,
     (:meth:`State.view_for`, as in the arena), so nothing an agent does to it can touch
     the real game and nothing hidden from its seat reaches it. ``on_move(state,
     seat, move)`` is called after every move, e.g. to print the board.
+
+    Args:
+        game: the game to play (a fresh state is made from ``seed``).
+        agents: one agent per seat, in seat order.
+        seed: the game's seed (also seeds the agents' determinized views).
+        on_move: called as ``on_move(state, seat, move)`` after every move, or None.
+
+    Returns:
+        The final state, its ``result()`` and per-seat move seconds and move counts.
+
+    Raises:
+        ValueError: the number of agents is not the game's number of players.
     """
     if len(agents) != game.players:
         raise ValueError(f"{len(agents)} agents for {game.players} players")

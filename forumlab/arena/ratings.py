@@ -94,7 +94,11 @@ class Ratings:
     separation: Separation
 
     def ranking(self) -> list[str]:
-        """Agents sorted by Elo, best first (ties broken by name)."""
+        """Agents sorted by Elo, best first (ties broken by name).
+
+        Returns:
+            The agent labels in rating order.
+        """
         return sorted(self.fit.agents, key=lambda a: (-self.fit.elo[a], a))
 
 
@@ -216,6 +220,11 @@ def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> R
 
     Returns:
         A :class:`Ratings`.
+
+    Raises:
+        RatingsError: there are no games, a game is malformed (fewer than 2 seats, ranks that
+            are not integers, ...), ``anchor`` did not play, or ``prior_sd`` is not a
+            positive finite number.
     """
     games = [as_rated_game(g) for g in games]
     fit = fit_plackett_luce(games, anchor=anchor, prior_sd=prior_sd)
@@ -242,7 +251,14 @@ def _num(v: float) -> float | None:
 
 
 def separation_note(r: Ratings) -> str | None:
-    """One paragraph on the separated agents (``None`` when every agent is placed by the games)."""
+    """One paragraph on the agents whose distance to the others only the prior sets.
+
+    Args:
+        r: ratings from :func:`rate`.
+
+    Returns:
+        The note, or ``None`` when every agent is placed by the games.
+    """
     sep = r.separation
     if sep.connected:
         return None
@@ -270,7 +286,16 @@ def separation_note(r: Ratings) -> str | None:
 
 
 def ratings_report(r: Ratings) -> dict:
-    """A plain, JSON-serialisable dict of the ratings (player counts as string keys)."""
+    """A plain, JSON-serialisable dict of the ratings (the CLI's ``--json`` output).
+
+    Args:
+        r: ratings from :func:`rate`.
+
+    Returns:
+        ``model`` (fit settings and diagnostics), ``agents`` (in rating order, with Elo,
+        interval and descriptive statistics), ``seats`` (keyed by player count as a string),
+        ``separation``, ``head_to_head`` and ``superiority``; NaN/inf become None.
+    """
     fit = r.fit
     agents = []
     for a in r.ranking():
@@ -353,6 +378,12 @@ def format_ratings_table(r: Ratings) -> str:
     """A human-readable table of agents sorted by Elo, followed by the seat advantages.
 
     A ``*`` after an Elo marks a separated agent; a footnote under the table says why.
+
+    Args:
+        r: ratings from :func:`rate`.
+
+    Returns:
+        The table as multi-line text (no trailing newline).
     """
     fit = r.fit
     header = ("Agent", "Elo", "95% interval", "Games", "Win rate", "Mean rank", "Mean score")
@@ -385,6 +416,12 @@ def format_matrices(r: Ratings) -> str:
     """Head-to-head and likelihood-of-superiority matrices as text, agents in rating order.
 
     Columns are numbered like the rows, so long agent labels do not widen the table.
+
+    Args:
+        r: ratings from :func:`rate`.
+
+    Returns:
+        Both matrices as multi-line text (no trailing newline).
     """
     order = r.ranking()
     numbers = [str(k + 1) for k in range(len(order))]

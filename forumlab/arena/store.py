@@ -85,12 +85,29 @@ RECORD_TIMEOUT = 10.0  # seconds a record() waits for a foreign writer before gi
 PAGE_ROWS = 256  # games fetched per read when streaming (see iter_records)
 
 def canonical_json(data: Any) -> str:
-    """The stable text form that identifies a definition (sorted keys, compact)."""
+    """The stable text form that identifies a definition.
+
+    Args:
+        data: a JSON-ready value.
+
+    Returns:
+        Compact JSON with sorted keys.
+
+    Raises:
+        ValueError: ``data`` holds NaN or infinity.
+    """
     return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def tournament_id(definition: dict[str, Any]) -> str:
-    """A short, stable name for a tournament: a hash of its canonical definition."""
+    """A short, stable name for a tournament.
+
+    Args:
+        definition: the JSON-ready tournament definition.
+
+    Returns:
+        The first 12 hex digits of the SHA-256 of its :func:`canonical_json`.
+    """
     return hashlib.sha256(canonical_json(definition).encode()).hexdigest()[:12]
 
 
@@ -117,8 +134,21 @@ class ResultStore:
         ``to_json()``); ``versions`` the software/engine versions, stored at creation and
         with every writing session.
 
-        StoreError if the file holds another tournament, is not a forumlab results file, is
-        corrupt, or is locked by another writer; the file is then left exactly as it was.
+        Args:
+            path: the results file.
+            definition: the tournament, a JSON-ready dict or an object with ``to_json()``.
+            versions: software/engine versions (see :func:`forumlab.arena.tournament.versions`).
+            synchronous: SQLite's ``PRAGMA synchronous`` level for the writer connection.
+            timeout: seconds to wait for another writer's lock.
+
+        Returns:
+            The writable store (a context manager; closing releases the writer lock).
+
+        Raises:
+            StoreError: the file holds another tournament, is not a forumlab results file, is
+                corrupt, or is locked by another writer; the file is then left exactly as it was.
+            TypeError: ``definition`` is not a dict.
+            ValueError: ``synchronous`` is not a valid level.
         """
         definition = _as_definition(definition)
         versions = dict(versions)
@@ -141,7 +171,19 @@ class ResultStore:
         (fail fast when another writer holds the file) and ``RECORD_TIMEOUT`` for a reader
         (which only waits for commits in progress, however busy the writer).
 
-        StoreError if the file is missing, not a forumlab results file, corrupt or locked.
+        Args:
+            path: an existing results file.
+            readonly: open for reading only (no writer lock).
+            versions: versions recorded with the games this session writes, or None.
+            synchronous: SQLite's ``PRAGMA synchronous`` level for a writer connection.
+            timeout: seconds to wait for a lock; None for the defaults above.
+
+        Returns:
+            The store (a context manager).
+
+        Raises:
+            StoreError: the file is missing, not a forumlab results file, corrupt or locked.
+            ValueError: ``synchronous`` is not a valid level.
         """
         if timeout is None:
             timeout = RECORD_TIMEOUT if readonly else OPEN_TIMEOUT
@@ -200,9 +242,15 @@ class ResultStore:
     def record(self, outcome: GameOutcome) -> None:
         """Append one finished game and commit it before returning.
 
-        StoreError if the game's key is already recorded (results are append-only: the
-        stored row is left untouched), if the store is read-only or closed, or if the
-        write fails (disk full, locked by a foreign writer, ...).
+        Args:
+            outcome: the finished game.
+
+        Raises:
+            StoreError: the game's key is already recorded (results are append-only: the
+                stored row is left untouched), the store is read-only or closed, the outcome
+                holds NaN or infinity, or the write fails (disk full, locked by a foreign
+                writer, ...).
+            TypeError: ``outcome`` is not a GameOutcome.
         """
         conn = self._writable()
         row = _outcome_row(outcome)
@@ -242,7 +290,14 @@ class ResultStore:
     # ----------------------------------------------------------------- reading
 
     def done_keys(self) -> set[str]:
-        """Keys of every recorded game."""
+        """Keys of every recorded game.
+
+        Returns:
+            The set of game keys (e.g. ``L0000-G000-R00``).
+
+        Raises:
+            StoreError: the store is closed or cannot be read.
+        """
         return {key for (key,) in self._query("SELECT key FROM games")}
 
     def __contains__(self, key: str) -> bool:
@@ -252,17 +307,41 @@ class ResultStore:
         return self._query("SELECT COUNT(*) FROM games")[0][0]
 
     def outcomes(self) -> list[GameOutcome]:
-        """Every recorded game, in insertion order."""
+        """Every recorded game, in insertion order.
+
+        Returns:
+            The stored outcomes as a list.
+
+        Raises:
+            StoreError: the store is closed, cannot be read or holds a damaged row.
+        """
         return list(self.iter_outcomes())
 
     def iter_outcomes(self) -> Iterator[GameOutcome]:
-        """Like :meth:`outcomes`, streamed (for large files)."""
+        """Like :meth:`outcomes`, streamed (for large files).
+
+        Returns:
+            An iterator of the stored outcomes, in insertion order.
+
+        Raises:
+            StoreError: the store is closed, cannot be read or holds a damaged row.
+        """
         for outcome, _ in self.iter_records():
             yield outcome
 
     def iter_records(self) -> Iterator[tuple[GameOutcome, dict[str, Any]]]:
-        """Every game in insertion order with its provenance: ``{"recorded": unix time,
-        "session": id, "versions": versions given by the session that wrote it, or None}``."""
+        """Every game present when iteration starts, in insertion order, with its provenance.
+
+        Rows are read in pages of ``PAGE_ROWS``, so no read lock is held between pages.
+
+        Returns:
+            An iterator of ``(outcome, provenance)`` pairs; provenance is ``{"recorded": unix
+            time, "session": id, "versions": versions given by the session that wrote it, or
+            None}``.
+
+        Raises:
+            StoreError: the store is closed, cannot be read or holds a damaged row.
+        """
         cols = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
         # The games present now, read page by page: each page is one complete query, so no
         # read lock is held while the caller works on the rows (a slow export must not
@@ -292,7 +371,15 @@ class ResultStore:
             after = rows[-1][0]
 
     def sessions(self) -> list[dict[str, Any]]:
-        """The writing sessions (creation and resumes) that recorded games, oldest first."""
+        """The writing sessions (creation and resumes) that recorded games, oldest first.
+
+        Returns:
+            One dict per session: ``id``, ``opened`` (unix time), ``host``, ``pid`` and
+            ``versions`` (None if the session gave none).
+
+        Raises:
+            StoreError: the store is closed or cannot be read.
+        """
         rows = self._query("SELECT id, opened, host, pid, versions FROM sessions ORDER BY id")
         return [{"id": i, "opened": t, "host": h, "pid": p,
                  "versions": None if v is None else json.loads(v)} for i, t, h, p, v in rows]

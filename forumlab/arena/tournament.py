@@ -39,9 +39,24 @@ def warm_up(definition: TournamentDefinition) -> None:
 def play_missing(store: ResultStore, definition: TournamentDefinition, workers: int | None,
                  scheduler: str | None, progress: bool = True,
                  executor_options: dict | None = None) -> int:
-    """Play every planned game not yet in ``store``; return how many were played.
+    """Play every planned game not yet in ``store``, committing each as it finishes.
 
-    ``executor_options`` go to the executor (e.g. the watchdog's ``grace``).
+    Args:
+        store: the writable results file of ``definition``.
+        definition: the tournament whose plan is played.
+        workers: local worker processes (``None``: one per core; ``0``: in this process).
+        scheduler: a Dask scheduler address (or client); if given, ``workers`` is ignored.
+        progress: show a progress bar on stderr.
+        executor_options: extra keyword options for the executor (e.g. the watchdog's ``grace``).
+
+    Returns:
+        How many games were played now (0 if none was missing).
+
+    Raises:
+        GameExecutionError: after the last game, if some games failed outside the agents'
+            control (the others are recorded; resume retries the failed ones).
+        StoreError: a game cannot be recorded.
+        ForumlabError: ``workers`` is negative.
     """
     from .executors import make_executor
 
@@ -62,14 +77,48 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
 def run_tournament(definition: TournamentDefinition, db_path: str | Path, workers: int | None = None,
                    scheduler: str | None = None, progress: bool = True,
                    executor_options: dict | None = None) -> int:
-    """Create (or continue) the results file of ``definition`` and play what is missing."""
+    """Create (or continue) the results file of ``definition`` and play what is missing.
+
+    Args:
+        definition: the tournament to play.
+        db_path: the results file; created if absent, continued if it holds this tournament.
+        workers: local worker processes (``None``: one per core; ``0``: in this process).
+        scheduler: a Dask scheduler address (or client); if given, ``workers`` is ignored.
+        progress: show a progress bar on stderr.
+        executor_options: extra keyword options for the executor (e.g. ``grace``).
+
+    Returns:
+        How many games were played now.
+
+    Raises:
+        StoreError: the file holds another tournament, is not a results file, is corrupt or
+            is locked by another writer.
+        GameExecutionError: some games failed outside the agents' control (see
+            :func:`play_missing`).
+    """
     with ResultStore.create(db_path, definition.to_json(), versions(definition.game)) as store:
         return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
 
 def resume_tournament(db_path: str | Path, workers: int | None = None, scheduler: str | None = None,
                       progress: bool = True, executor_options: dict | None = None) -> int:
-    """Play the games of an existing results file that are still missing."""
+    """Play the games of an existing results file that are still missing.
+
+    Args:
+        db_path: an existing results file; its stored definition says what to play.
+        workers: local worker processes (``None``: one per core; ``0``: in this process).
+        scheduler: a Dask scheduler address (or client); if given, ``workers`` is ignored.
+        progress: show a progress bar on stderr.
+        executor_options: extra keyword options for the executor (e.g. ``grace``).
+
+    Returns:
+        How many games were played now (0 if the tournament was complete).
+
+    Raises:
+        StoreError: the file is missing, not a results file, corrupt or locked.
+        GameExecutionError: some games failed outside the agents' control (see
+            :func:`play_missing`).
+    """
     with ResultStore.open(db_path) as store:
         definition = TournamentDefinition.from_stored(store.definition)
         return play_missing(store, definition, workers, scheduler, progress, executor_options)

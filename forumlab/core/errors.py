@@ -54,15 +54,24 @@ def exception_line(exc: BaseException) -> str:
         exc: the exception (an agent's, a worker's, a cluster task's).
 
     Returns:
-        One line; the type name alone when the exception has no text.
+        One line; ``Type:`` (the name and a colon) when the exception has no text.
     """
     lines = f"{type(exc).__name__}: {exc}".strip().splitlines()
     return lines[0][:EXCEPTION_LINE_LIMIT] if lines else type(exc).__name__
 
 
 def squeeze(text: object, limit: int = 160) -> str:
-    """``text`` with every run of whitespace (newlines included) made one space, and cut
-    to ``limit`` characters with a trailing ``...`` when longer (for messages of
-    libraries, e.g. SQLite's, quoted inside a sentence)."""
+    """``text`` on one line, cut to a length (for messages of libraries, e.g. SQLite's,
+    quoted inside a sentence).
+
+    Args:
+        text: any object; its text is used.
+        limit: the most characters returned (at least 3).
+
+    Returns:
+        The text with every run of whitespace (newlines included) made one space and
+        leading/trailing whitespace dropped; when longer than ``limit``, its first
+        ``limit - 3`` characters followed by ``...``.
+    """
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."

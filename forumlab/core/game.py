@@ -65,7 +65,19 @@ class Kernels:
     @classmethod
     def from_module(cls, module, max_moves: int) -> Kernels:
         """The kernels a game's kernel module defines under the protocol's names,
-        with the tag that binds them in generic numba code."""
+        with the tag that binds them in generic numba code.
+
+        Args:
+            module: the game's kernel module (defines every protocol kernel and ``MAX_MOVES``).
+            max_moves: the game's move-buffer size; must equal ``module.MAX_MOVES``.
+
+        Returns:
+            The game's :class:`Kernels`.
+
+        Raises:
+            ValueError: ``module.MAX_MOVES`` is missing or differs from ``max_moves``.
+            AttributeError: the module lacks one of the protocol's kernels.
+        """
         if getattr(module, "MAX_MOVES", None) != max_moves:
             raise ValueError(f"{module.__name__} must define MAX_MOVES = {max_moves}")
         return cls(max_moves=max_moves, tag=GameTag(module.__name__),
@@ -97,7 +109,11 @@ class Game(ABC):
         self.players = players
 
     def tuned_mcts(self) -> dict[str, Any]:
-        """The MCTS parameters tuned for this game at its player count."""
+        """The MCTS parameters tuned for this game at its player count.
+
+        Returns:
+            ``mcts_defaults`` updated with ``mcts_defaults_by_players[players]`` (a new dict).
+        """
         return {**self.mcts_defaults, **self.mcts_defaults_by_players.get(self.players, {})}
 
     # ---- configuration -------------------------------------------------------------
@@ -108,7 +124,18 @@ class Game(ABC):
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Game:
-        """Build a game from a config dict, rejecting unknown options."""
+        """Build a game from a config dict, rejecting unknown options.
+
+        Args:
+            config: the game's keyword options, e.g. ``{"players": 3}``.
+
+        Returns:
+            The configured game.
+
+        Raises:
+            ConfigError: ``config`` is not a dict, has unknown or missing options, or holds
+                a bad value.
+        """
         if not isinstance(config, dict):
             raise ConfigError(f"config must be an object, not {type(config).__name__}")
         try:
@@ -123,18 +150,51 @@ class Game(ABC):
 
     @abstractmethod
     def format_move(self, array: np.ndarray, move: int) -> str:
-        """Notation of a move code in the position ``array`` (before it is played)."""
+        """Notation of a move code in the position before it is played.
+
+        Args:
+            array: the position's state array.
+            move: a move code (legal in ``array``).
+
+        Returns:
+            The move's notation, which :meth:`parse_move` turns back into ``move``.
+        """
 
     @abstractmethod
     def parse_move(self, array: np.ndarray, text: str) -> int:
-        """Move code for notation ``text``; raises IllegalMoveError when malformed."""
+        """Move code for a notation string (legality is checked by :meth:`State.parse`).
+
+        Args:
+            array: the position's state array.
+            text: the move's notation.
+
+        Returns:
+            The move code.
+
+        Raises:
+            IllegalMoveError: ``text`` is malformed.
+        """
 
     @abstractmethod
     def render(self, array: np.ndarray) -> str:
-        """A terminal picture of the position."""
+        """A terminal picture of the position.
+
+        Args:
+            array: the position's state array.
+
+        Returns:
+            Multi-line text, without ANSI colours.
+        """
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
-        """Game-specific result fields (e.g. per-colour scores); JSON-serialisable."""
+        """Game-specific result fields, merged into :meth:`State.result`.
+
+        Args:
+            array: the position's state array.
+
+        Returns:
+            JSON-serialisable fields (e.g. per-colour scores); empty by default.
+        """
         return {}
 
     def is_truncated(self, array: np.ndarray) -> bool:
@@ -153,6 +213,16 @@ class Game(ABC):
         (:mod:`forumlab.testing.conformance`) checks that. In a perfect-information game
         it is the whole array (the default); a hidden-information game overrides it,
         e.g. with the hidden slots blanked out and unordered parts sorted.
+
+        Args:
+            array: the position's state array.
+            seat: the observing seat.
+
+        Returns:
+            The observation array (the default: a copy of ``array``).
+
+        Raises:
+            NotImplementedError: a hidden-information game did not override this method.
         """
         if not self.perfect_information:
             raise NotImplementedError(f"{self.name} hides information, so it must define observation()")
@@ -166,12 +236,28 @@ class Game(ABC):
         setup no longer depends on this project's RNG, so a game record can carry its setup
         for other implementations (and ``replay`` can check it against the seed). Empty (the
         default) when the config alone fixes the setup.
+
+        Args:
+            start: the start position of a game.
+
+        Returns:
+            Config options (JSON-serialisable) that fix the random setup.
         """
         return {}
 
     # ---- convenience ---------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
-        """A fresh game from a seed (the seed drives every chance event)."""
+        """A fresh game from a seed (the seed drives every chance event).
+
+        Args:
+            seed: any 64-bit signed integer.
+
+        Returns:
+            The start position, with an empty history.
+
+        Raises:
+            ConfigError: ``seed`` is not an integer or does not fit in 64 bits.
+        """
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
             raise ConfigError(f"seed must be an integer, not {seed!r}")
         if not -(2**63) <= int(seed) < 2**63:
@@ -229,24 +315,53 @@ class State:
         return bool(self.game.kernels.is_terminal(self.array))
 
     def legal_moves(self) -> np.ndarray:
-        """Legal move codes (int64 array; empty when the game is over)."""
+        """The legal moves of the side to move.
+
+        Returns:
+            The legal move codes, a new int64 array; empty when the game is over.
+        """
         out = np.empty(self.game.kernels.max_moves, dtype=np.int64)
         n = self.game.kernels.legal_moves(self.array, out)
         return out[:n].copy()
 
     def legal_move_texts(self) -> list[str]:
-        """Legal moves in notation."""
+        """Legal moves in notation.
+
+        Returns:
+            The notation of each of :meth:`legal_moves`, in the same order.
+        """
         return [self.game.format_move(self.array, int(m)) for m in self.legal_moves()]
 
     def parse(self, text: str) -> int:
-        """Move code for a notation string; IllegalMoveError if malformed or illegal."""
+        """Move code for a notation string, checked against the legal moves.
+
+        Args:
+            text: the move's notation.
+
+        Returns:
+            The legal move code.
+
+        Raises:
+            IllegalMoveError: ``text`` is malformed or not legal in this position.
+        """
         move = self.game.parse_move(self.array, text)
         if move not in set(self.legal_moves().tolist()):
             raise IllegalMoveError(f"{text!r} is not legal here")
         return move
 
     def play(self, move: int | str) -> State:
-        """Play a move (code or notation) after checking it is legal; returns self."""
+        """Play a move after checking it is legal, and append it to the history.
+
+        Args:
+            move: a move code or its notation.
+
+        Returns:
+            This state (changed in place), so calls can be chained.
+
+        Raises:
+            GameOverError: the game is already over.
+            IllegalMoveError: the move is malformed or not legal here.
+        """
         if self.is_terminal:
             raise GameOverError("the game is over; no more moves")
         if isinstance(move, str):
@@ -260,13 +375,23 @@ class State:
         return self
 
     def scores(self) -> list[float]:
-        """Score per player (final once the game is over)."""
+        """Score per player (final once the game is over).
+
+        Returns:
+            One score per seat; whole numbers as ``int``, others as ``float``.
+        """
         out = np.zeros(self.game.players, dtype=np.float64)
         self.game.kernels.scores(self.array, out)
         return [int(x) if float(x).is_integer() else float(x) for x in out]
 
     def result(self) -> dict[str, Any]:
-        """Scores, shared ranks, winners and game-specific fields, as plain JSON data."""
+        """Scores, shared ranks, winners and game-specific fields, as plain JSON data.
+
+        Returns:
+            ``scores``, ``ranks`` (1 = best, ties share a rank), ``winners`` (empty until
+            the game is over), ``plies``, ``terminal``, ``truncated`` and the fields of
+            :meth:`Game.details`.
+        """
         scores = self.scores()
         res = {
             "scores": scores,
@@ -281,7 +406,11 @@ class State:
 
     def move_texts(self) -> list[str]:
         """The history in notation (replayed from the start, since notation may
-        depend on the position)."""
+        depend on the position).
+
+        Returns:
+            One notation string per move played.
+        """
         replay = self.game.new_state(self.seed)
         texts = []
         for code in self.history:
@@ -290,7 +419,14 @@ class State:
         return texts
 
     def render(self, color: bool = False) -> str:
-        """A terminal picture of the position (with ANSI colours if ``color``)."""
+        """A terminal picture of the position.
+
+        Args:
+            color: add ANSI colours.
+
+        Returns:
+            Multi-line text.
+        """
         picture = self.game.render(self.array)
         if color:
             from .display import colourize
@@ -299,7 +435,11 @@ class State:
         return picture
 
     def to_json(self) -> dict[str, Any]:
-        """The position as a record-compatible dict (game, config, seed, moves)."""
+        """The position as a record-compatible dict.
+
+        Returns:
+            ``game``, ``config``, ``seed`` and ``moves`` (in notation): enough to replay it.
+        """
         return {
             "game": self.game.name,
             "config": self.game.config,

@@ -11,6 +11,15 @@ def parse_key_values(pairs) -> dict:
 
     Values are read as JSON when they parse (numbers, lists, true/false), else as text;
     dashes in keys become underscores.
+
+    Args:
+        pairs: ``KEY=VALUE`` strings (an iterable; a later key overrides an earlier one).
+
+    Returns:
+        The options as a dict.
+
+    Raises:
+        ConfigError: a pair has no ``=`` or no key, or its value nests lists too deeply.
     """
     options = {}
     for pair in pairs:

@@ -66,7 +66,12 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict."""
+        """The record as a JSON-ready dict.
+
+        Returns:
+            ``format``, ``game``, ``config``, ``seed``, ``setup`` (if any), ``moves``,
+            ``agents`` and ``result`` (if given), then the ``extra`` fields.
+        """
         data = {
             "format": RECORD_FORMAT,
             "game": self.game,
@@ -85,7 +90,18 @@ class Record:
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
-        """Validate a decoded JSON object; RecordError names the first problem."""
+        """Validate a decoded JSON object.
+
+        Args:
+            data: the decoded JSON of one record.
+
+        Returns:
+            The record; a ``result`` that is not an object is dropped, unknown fields go to
+            ``extra``.
+
+        Raises:
+            RecordError: names the first problem (wrong format, or a field of the wrong type).
+        """
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
@@ -117,8 +133,16 @@ class Record:
     @classmethod
     def from_state(cls, state: State, with_result: bool = True,
                    agents: list[dict[str, Any]] | None = None) -> Record:
-        """The record of a game played so far, with its random setup (if any) and, if
-        given, the agents per seat."""
+        """The record of a game played so far, with its random setup (if any).
+
+        Args:
+            state: the game (its start seed and move history are recorded).
+            with_result: include ``state.result()`` as the stored result.
+            agents: one ``{"label", "spec", "seed"}`` object per seat, or None.
+
+        Returns:
+            The record.
+        """
         game = state.game
         return cls(
             game.name,
@@ -131,7 +155,14 @@ class Record:
         )
 
     def save(self, path: str | Path) -> None:
-        """Write the record as pretty JSON (written whole, then renamed into place)."""
+        """Write the record as pretty JSON (written whole, then renamed into place).
+
+        Args:
+            path: the file to write; an existing file is replaced.
+
+        Raises:
+            RecordError: the file cannot be written.
+        """
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
         try:
@@ -142,7 +173,18 @@ class Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Read and validate a record file."""
+    """Read and validate a record file.
+
+    Args:
+        path: a UTF-8 JSON file holding one record.
+
+    Returns:
+        The record (not yet replayed).
+
+    Raises:
+        RecordError: the file cannot be read, is not UTF-8 JSON, holds more than one value,
+            or is not a valid record.
+    """
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
@@ -165,7 +207,17 @@ def load_record(path: str | Path) -> Record:
 
 
 def replay(record: Record) -> State:
-    """Replay a record through the engine; RecordError names the first bad ply."""
+    """Replay a record through the engine, ignoring the checks' warnings.
+
+    Args:
+        record: the record to replay.
+
+    Returns:
+        The position reached (as :func:`replay_checked`).
+
+    Raises:
+        RecordError: a config the game refuses, a bad ``setup``, or the first illegal move.
+    """
     return replay_checked(record)[0]
 
 
@@ -219,8 +271,18 @@ def _start_position(record: Record) -> tuple[State, list[str]]:
 
 
 def result_disagreements(stored: dict[str, Any], state: State) -> list[str]:
-    """How a stored result disagrees with the result of ``state``, one short phrase per
-    field (empty if it agrees); fields the replay does not compute are not checked."""
+    """How a stored result disagrees with the result of ``state``.
+
+    Ranks and winners are compared after the fault policy (seats named in the stored
+    ``faults`` rank below every clean seat); fields the replay does not compute are not checked.
+
+    Args:
+        stored: a record's stored ``result``.
+        state: the replayed position.
+
+    Returns:
+        One short phrase per disagreeing field; empty if the result agrees.
+    """
     replayed = state.result()
     faults = stored.get("faults")
     faulty = {f.get("seat") for f in faults if isinstance(f, dict) and isinstance(f.get("seat"), int)} \

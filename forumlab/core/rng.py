@@ -20,7 +20,17 @@ _S32 = np.uint64(32)
 
 
 def make_rng(seed: int) -> np.ndarray:
-    """Return a fresh generator state for an integer seed (any Python int)."""
+    """A fresh generator state for an integer seed.
+
+    Args:
+        seed: any Python or numpy integer; it is taken modulo 2**64.
+
+    Returns:
+        A 1-element uint64 array, advanced in place by the kernels that draw from it.
+
+    Raises:
+        TypeError: ``seed`` is not an integer.
+    """
     if not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
     return np.array([int(seed) & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64)
@@ -59,6 +69,12 @@ def derive_seed(*parts) -> int:
 
     Python's hash() is salted per process, so we hash the parts' text with
     BLAKE2b instead.
+
+    Args:
+        *parts: the master seed and labels (e.g. ``seed, "views"``); each is used as ``str(part)``.
+
+    Returns:
+        A seed in [0, 2**63).
     """
     import hashlib
 

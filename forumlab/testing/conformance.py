@@ -120,6 +120,17 @@ def random_game(game: Game, seed: int) -> Iterator[tuple[int, State]]:
 
     Moves are drawn by ``random.Random(seed)`` from the legal-move list, never by the
     game's ``random_move``, so that the other checks do not rely on it.
+
+    Args:
+        game: the configured game.
+        seed: the game's seed and the move chooser's.
+
+    Yields:
+        ``(ply, state)``: plies played so far and the (shared, live) state.
+
+    Raises:
+        ConformanceError: a non-terminal position has no legal move, or the game does not
+            end within ``MAX_PLIES`` plies.
     """
     state = game.new_state(seed)
     chooser = random.Random(seed)
@@ -142,7 +153,15 @@ def random_game(game: Game, seed: int) -> Iterator[tuple[int, State]]:
 def check_start(game: Game, seed: int) -> None:
     """The start position: an int64 vector of the kernel module's ``STATE_SIZE`` with the
     player count in slot 1, the same for the same seed, not over, with a seat to move
-    and legal moves; the game's config is JSON data that rebuilds the same game."""
+    and legal moves; the game's config is JSON data that rebuilds the same game.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     state = game.new_state(seed)
     array = state.array
     where = _where(game, seed, 0)
@@ -171,7 +190,15 @@ def check_start(game: Game, seed: int) -> None:
 
 def check_legal_moves(game: Game, seed: int) -> None:
     """At every ply: at most ``max_moves`` legal moves, no duplicates, none exactly when
-    the game is over, a seat to move in range, and generating them changes nothing."""
+    the game is over, a seat to move in range, and generating them changes nothing.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     bound = game.kernels.max_moves
     # Room beyond the bound, so that a kernel that overruns it is caught here rather
     # than writing past the end of a buffer.
@@ -207,7 +234,15 @@ def check_notation(game: Game, seed: int) -> None:
     """At every ply every legal move (a sample of ``NOTATION_SAMPLE`` where there are
     more) prints as one line that parses back to the same code, distinct moves print
     differently, and texts one edit away from a few of them either parse to a legal
-    move or raise IllegalMoveError (never another exception)."""
+    move or raise IllegalMoveError (never another exception).
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     sampler = random.Random(seed)
     for ply, state in random_game(game, seed):
         if state.is_terminal:
@@ -265,7 +300,15 @@ def _expect_refused(state: State, move: int | str, error: type, rule: str, where
 def check_illegal_moves(game: Game, seed: int) -> None:
     """Garbage text, out-of-range codes and moves that are legal at other plies but not
     here raise IllegalMoveError and change nothing; a finished game refuses every move
-    with GameOverError."""
+    with GameOverError.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     seen: set[int] = set()
     positions: list[tuple[int, State, set[int]]] = []
     final = None
@@ -303,7 +346,15 @@ def check_illegal_moves(game: Game, seed: int) -> None:
 
 def check_replay(game: Game, seed: int) -> None:
     """Replaying (config, seed, move texts) reaches the same state at every ply and the
-    same result, directly and through a JSON record."""
+    same result, directly and through a JSON record.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     from ..core.record import Record, replay
 
     arrays = []
@@ -378,6 +429,10 @@ def check_determinism(games_and_seeds: list[tuple[Game, int]], timeout: float = 
     Args:
         games_and_seeds: the (configured game, seed) pairs to compare.
         timeout: seconds the child may take (generous: it may compile kernels).
+
+    Raises:
+        ConformanceError: the child failed or got a different trace.
+        subprocess.TimeoutExpired: the child took longer than ``timeout``.
     """
     cases = [(_class_path(g), g.config, s) for g, s in games_and_seeds]
     env = dict(os.environ)
@@ -435,7 +490,15 @@ def _uniformity(game: Game, state: State, rng: np.ndarray, where: str) -> None:
 def check_random_move(game: Game, seed: int) -> None:
     """``random_move`` returns a legal move and leaves the state as it was at every ply,
     and is uniform over the legal moves at the start, in the middle and at the last
-    position with a choice of a seeded random game."""
+    position with a choice of a seeded random game.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     rng = make_rng(seed * 7919 + 1)
     positions: list[tuple[int, State]] = []
     for ply, state in random_game(game, seed):
@@ -463,7 +526,15 @@ def check_determinize(game: Game, seed: int) -> None:
     observation (:meth:`Game.observation`), the seat to move, the end, the ply count
     and, for the seat to move, its legal moves. In a perfect-information game it
     changes nothing; in a hidden-information game some determinization of the game
-    differs from the true state (else nothing is hidden)."""
+    differs from the true state (else nothing is hidden).
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     rng = make_rng(seed * 104729 + 3)
     resampled = False
     for ply, state in random_game(game, seed):
@@ -504,7 +575,15 @@ def _same_view(game: Game, true: np.ndarray, seen: np.ndarray, seat: int, rule: 
 def check_view_for(game: Game, seed: int) -> None:
     """``State.view_for`` hands out a copy that keeps the seat's observation, never
     touches the true state (not even when the view is played on), keeps the history
-    in perfect-information games and drops it in hidden-information ones."""
+    in perfect-information games and drops it in hidden-information ones.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     rng = make_rng(seed * 15485863 + 5)
     for ply, state in random_game(game, seed):
         where = _where(game, seed, ply)
@@ -530,7 +609,15 @@ def check_result(game: Game, seed: int) -> None:
     """``State.result()`` holds scores (one finite number per player), shared ranks,
     winners (the best scores once the game is over, none before), plies (= moves
     played), terminal and truncated (only at the end), all as JSON data; the
-    heuristic is a finite number for every seat."""
+    heuristic is a finite number for every seat.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
     for ply, state in random_game(game, seed):
         if ply % 5 and not state.is_terminal:
             continue
@@ -570,6 +657,9 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
         game: the configured game.
         seed: the game's seed (agents are seeded by seat).
         specs: agent specs to use instead of every registered agent.
+
+    Raises:
+        ConformanceError: an agent raised or the game did not finish.
     """
     from ..agents.registry import agent_names, create_agent
     from ..arena.match import play_match

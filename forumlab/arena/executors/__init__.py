@@ -106,6 +106,19 @@ def make_executor(workers: int | None = None, scheduler: Any = None, *,
     workers play the games. Otherwise ``workers`` local processes (``None``: one
     per core; ``0``: :class:`InlineExecutor`, in this process). Extra keyword
     ``options`` go to the executor (e.g. ``grace``).
+
+    Args:
+        workers: local worker processes; ``None`` one per core, ``0`` in this process.
+        scheduler: a Dask scheduler address or ``distributed.Client``; None or ``""`` for local.
+        progress: the executor's default for showing a progress bar on stderr.
+        **options: extra keyword options for the Dask or local executor (ignored inline).
+
+    Returns:
+        A :class:`DaskExecutor`, :class:`InlineExecutor` or :class:`LocalExecutor`; use it as
+        a context manager so that its workers are released.
+
+    Raises:
+        ForumlabError: ``workers`` is negative.
     """
     if scheduler is not None and scheduler != "":
         return DaskExecutor(scheduler, progress=progress, **options)

@@ -66,8 +66,19 @@ class Executor(ABC):
 
         ``fn`` must be a picklable top-level function. A tqdm bar on stderr shows
         games done/total, games/s and the ETA unless ``progress`` (default: the
-        executor's ``progress``) is false. Raises :class:`GameExecutionError` after
-        the last outcome if some games failed outside the agents' control.
+        executor's ``progress``) is false.
+
+        Args:
+            jobs: the games to play.
+            fn: the game runner, ``fn(job) -> GameOutcome``.
+            progress: show the progress bar; None for the executor's default.
+
+        Returns:
+            An iterator of outcomes, one per game that did not fail, as they finish.
+
+        Raises:
+            GameExecutionError: after the last outcome, if some games failed outside the
+                agents' control (they yield nothing).
         """
 
     def close(self) -> None:  # noqa: B027 - a no-op default: not every executor holds resources

@@ -144,11 +144,19 @@ class Forma(Game):
 
     @property
     def config(self) -> dict[str, Any]:
+        """``players``, ``obstacles`` (``"random"``, ``"none"`` or square names) and ``tower``."""
         obstacles = list(self.obstacles) if isinstance(self.obstacles, list) else self.obstacles
         return {"players": self.players, "obstacles": obstacles, "tower": self.tower}
 
     def layout(self, seed: int) -> tuple[list[int], int]:
-        """(stone squares, tower square or -1) of a game with this seed."""
+        """The obstacle layout of a game with this seed.
+
+        Args:
+            seed: the game's seed (used only with ``obstacles="random"``).
+
+        Returns:
+            ``(stone squares, tower square or -1)``, as square indices.
+        """
         if self.obstacles == "random":
             return random_layout(seed)
         if self.obstacles == "none":
@@ -157,7 +165,15 @@ class Forma(Game):
 
     def setup_record(self, start) -> dict[str, Any]:
         """With ``obstacles="random"``: the stone and tower squares the seed drew, as the
-        explicit ``obstacles``/``tower`` options (stones in square order)."""
+        explicit ``obstacles``/``tower`` options (stones in square order).
+
+        Args:
+            start: the start position (``new_state(seed)``).
+
+        Returns:
+            ``{"obstacles": [square names], "tower": square name or None}``; ``{}`` when the
+            config fixes the layout.
+        """
         if self.obstacles != "random":
             return {}
         stones, tower = obstacle_squares(start.array)
@@ -165,17 +181,39 @@ class Forma(Game):
                 "tower": square_name(tower) if tower >= 0 else None}
 
     def initial_array(self, seed: int) -> np.ndarray:
+        """The start position: the layout of :meth:`layout`, every supply full, seat 0 to move."""
         stones, tower = self.layout(seed)
         return forma_kernels.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:
+        """Notation of a move code (the position is not needed in Forma).
+
+        Args:
+            array: the position (unused).
+            move: a move code.
+
+        Returns:
+            ``pass`` or piece/orientation@top-left square, e.g. ``P5/3@h7``.
+        """
         move = int(move)
         if move == PASS:
             return "pass"
         return format_placement(*decode_move(move))
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
+        """Move code for a notation string (legality is not checked here).
+
+        Args:
+            array: the position (unused).
+            text: ``pass`` (any case, surrounding spaces allowed) or a placement like ``P5/3@h7``.
+
+        Returns:
+            The move code.
+
+        Raises:
+            IllegalMoveError: ``text`` is not a string or is malformed.
+        """
         if not isinstance(text, str):
             raise IllegalMoveError(f"a move must be text, not {text!r}")
         if text.strip().lower() == "pass":
@@ -188,9 +226,21 @@ class Forma(Game):
 
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
+        """Plies played so far (passes included)."""
         return int(array[PLY])
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
+        """Forma's result fields, per player unless noted.
+
+        Args:
+            array: the position.
+
+        Returns:
+            ``squares`` (covered by pieces), ``enclosures`` (free squares enclosed), ``stones``
+            (claimed), ``tower``
+            (its owner or None), ``markers_used``, ``pieces_left``, ``passes`` (a count), and
+            once the game is over ``bridges_ns`` and ``bridges_ew``.
+        """
         n = int(array[N_PLAYERS])
         terminal = bool(array[TERMINAL])
         owner = int(array[TOWER_OWNER])
@@ -209,6 +259,15 @@ class Forma(Game):
         return out
 
     def render(self, array: np.ndarray) -> str:
+        """The board (players A-D, lowercase markers, ``#`` stones, ``T`` tower) with scores,
+        pieces left, markers used and the seat to move.
+
+        Args:
+            array: the position.
+
+        Returns:
+            Multi-line text.
+        """
         n = int(array[N_PLAYERS])
         board = board_symbols(array)
         lines = ["    " + " ".join(COLUMNS)]

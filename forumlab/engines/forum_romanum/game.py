@@ -77,6 +77,7 @@ class ForumRomanum(Game):
 
     @property
     def config(self) -> dict[str, Any]:
+        """``players`` and ``max_rounds``."""
         return {"players": self.players, "max_rounds": self.max_rounds}
 
     @property
@@ -85,15 +86,39 @@ class ForumRomanum(Game):
         return 4 if self.players == 2 else self.players
 
     def initial_array(self, seed: int) -> np.ndarray:
+        """The start position of a game with this seed (empty board, seat 0 to move)."""
         return forum_kernels.new_state(self.players, self.max_rounds, seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:
+        """Notation of a move code (the position is not needed here).
+
+        Args:
+            array: the position (unused).
+            move: a move code.
+
+        Returns:
+            ``d4`` (from the hand) or ``d4-e5`` (a move on the board); in the 2-player game
+            prefixed by the colour, e.g. ``2:d4``.
+        """
         colour, src, dst = decode_move(int(move))
         text = cell_name(dst) if src == FROM_HAND else f"{cell_name(src)}-{cell_name(dst)}"
         return f"{colour}:{text}" if self.players == 2 else text
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
+        """Move code for a notation string (legality is not checked here).
+
+        Args:
+            array: the position; without a colour prefix, its only movable colour is used.
+            text: ``d4`` or ``d4-e5``, optionally prefixed by a colour id, e.g. ``1:d4``.
+
+        Returns:
+            The move code.
+
+        Raises:
+            IllegalMoveError: ``text`` is not a string, is malformed, names a colour the game
+                does not have, or lacks the prefix while several colours can move.
+        """
         if not isinstance(text, str):
             raise IllegalMoveError(f"a move must be text, not {text!r}")
         raw = text.strip()
@@ -136,12 +161,23 @@ class ForumRomanum(Game):
 
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
+        """Plies played so far (a 2-player turn is two plies)."""
         return int(array[PLY])
 
     def is_truncated(self, array: np.ndarray) -> bool:
+        """Whether the ``max_rounds`` cap ended the game (not set if the rules also ended it)."""
         return bool(array[TRUNCATED])
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
+        """Forum Romanum's result fields.
+
+        Args:
+            array: the position.
+
+        Returns:
+            ``colour_scores`` and ``pieces_in_hand`` (per colour), ``settled`` and
+            ``deadlocked`` (region ids, see :func:`settled_regions`).
+        """
         n_colours = int(array[N_COLOURS])
         return {
             "colour_scores": [int(array[SCORE + c]) for c in range(n_colours)],
@@ -151,6 +187,15 @@ class ForumRomanum(Game):
         }
 
     def render(self, array: np.ndarray) -> str:
+        """The board with one symbol per colour, scores, pieces in hand and the settled and
+        deadlocked regions.
+
+        Args:
+            array: the position.
+
+        Returns:
+            Multi-line text.
+        """
         n_colours = int(array[N_COLOURS])
         lines = ["    " + " ".join(COLUMNS)]
         for row in range(SIZE):
