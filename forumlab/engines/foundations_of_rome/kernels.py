@@ -1,0 +1,103 @@
+"""Numba kernels of Foundations of Rome (the game protocol of forumlab.core.game).
+
+Rules: ``shared/rules/foundations-of-rome.md`` (base game, ``draft``, Monuments).
+State slots and move codes: :mod:`.layout`; tables: :mod:`.data`; setup:
+:mod:`.setup`; moves: :mod:`.moves`; scoring: :mod:`.scoring`; hidden information:
+:mod:`.hidden`.
+
+Decisions where the spec is silent (also in the game facade's docstring):
+
+- Draft: every round's picks run in seat order from seat 0; the deed board is revealed
+  at setup before the draft; hand i passes to seat i+1; the last round's single-card
+  pick is a ply; picks are not main actions (``max_turns`` does not count them).
+- Monument on-build effects (M11 +2 VP, M12 +3 silver) reach each owner of a building
+  adjacent to the new monument once, the builder included, adjacency taken after the
+  build.
+- Results: ``scores`` = VP + silver * 1e-9, so that shared ranks follow the spec's
+  tie-break (VP, then silver, then shared); the details report VP and silver apart.
+- A building's copy (R1, C1, R2, C2 come twice) does not matter: the first copy not
+  on the board is used.
+"""
+import numpy as np
+from numba import njit
+
+from ...core.rng import rand_below
+from .data import CODE_TRAY, N_PLAYER_CODES  # noqa: F401
+from .hidden import determinize  # noqa: F401  (protocol kernel)
+from .layout import (
+    ERA,
+    MAX_MOVES,
+    N_PLAYERS,
+    OWN,
+    PH_OVER,
+    PHASE,
+    PLAYER,
+    POP,
+    SILVER,
+    STATE_SIZE,  # noqa: F401  (checked when the game registers)
+    VP,
+)
+from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
+from .moves import marker_supply
+from .scoring import commercial_silver
+from .setup import new_state  # noqa: F401
+
+TIE_BREAK = 1e-9  # silver's weight in scores: below one VP for any reachable silver
+
+
+@njit(cache=True)
+def current_player(s):
+    """Seat to act."""
+    return s[PLAYER]
+
+
+@njit(cache=True)
+def is_terminal(s):
+    """True once the game is over (after era 3's end scoring or at the cap)."""
+    return s[PHASE] == PH_OVER
+
+
+@njit(cache=True)
+def random_move(s, rng):
+    """A uniformly random legal move."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    n = legal_moves(s, out)
+    return out[rand_below(rng, n)]
+
+
+@njit(cache=True)
+def scores(s, out):
+    """VP per seat, with silver as a tie-break below one VP."""
+    for p in range(s[N_PLAYERS]):
+        out[p] = s[VP + p] + s[SILVER + p] * TIE_BREAK
+
+
+@njit(cache=True)
+def _value(s, p, eras_left):
+    """A seat's VP plus a rough worth of its economy and city for the eras left."""
+    income = commercial_silver(s, p)
+    lots = 0
+    for w in range(2):
+        x = s[OWN + 2 * p + w]
+        while x:
+            x &= x - 1
+            lots += 1
+    return (s[VP + p] + 0.3 * s[SILVER + p]
+            + eras_left * (1.2 * s[POP + p] + 1.5 * income)
+            + 0.4 * lots + 0.2 * marker_supply(s, p))
+
+
+@njit(cache=True)
+def heuristic(s, player):
+    """The player's value minus the best other seat's (VP scale)."""
+    eras_left = 0.0
+    if s[PHASE] != PH_OVER:
+        eras_left = 4.0 - s[ERA]
+    mine = _value(s, player, eras_left)
+    best = -1e18
+    for q in range(s[N_PLAYERS]):
+        if q != player:
+            v = _value(s, q, eras_left)
+            if v > best:
+                best = v
+    return mine - best
