@@ -11,7 +11,8 @@ others need later modules):
    other seat q, the cards of q's hand-and-pick that o has not seen. Their cards are
    shuffled among those places (each place keeps its seen-mask, so what every seat
    has seen stays consistent); then each era pile is shuffled.
-2. Each other seat's pending pick is put back into its hand and redrawn from it.
+2. Each other seat's pending pick is put back into its hand and redrawn from it (the
+   hand is kept sorted).
 3. The RNG word is replaced by a draw from ``rng``.
 """
 import numpy as np
@@ -60,25 +61,41 @@ def determinize(s, observer, rng):
             places[k] = PICK + q
             k += 1
     if k > 0:
+        # Sorted before the shuffle, so that the result depends on the set of
+        # unlocated cards (which the observer knows), never on where they truly are.
         cards = np.empty(k, dtype=np.int64)
         masks = np.empty(k, dtype=np.int64)
         for i in range(k):
             cards[i] = s[places[i]]
             masks[i] = s[SEEN + cards[i]]
+        cards.sort()
         shuffle(cards, 0, k, rng)
         for i in range(k):
             s[places[i]] = cards[i]
             s[SEEN + cards[i]] = masks[i]
         for e in range(3):
             shuffle(s, PILES + e * PILE_ROOM + s[PILE_POS + e], PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
+    unit = np.empty(7, dtype=np.int64)
     for q in range(np_):
-        if q == observer or s[PICK + q] < 0:
+        if q == observer:
             continue
+        # Another seat's hand (and pending pick) as a sorted unit; the pick is redrawn.
         cnt = s[HAND_N + q]
-        j = rand_below(rng, cnt + 1)
-        if j < cnt:
-            h = HANDS + 6 * q + j
-            s[h], s[PICK + q] = s[PICK + q], s[h]
+        h = HANDS + 6 * q
+        for j in range(cnt):
+            unit[j] = s[h + j]
+        picked = s[PICK + q] >= 0
+        if picked:
+            unit[cnt] = s[PICK + q]
+        m = cnt + 1 if picked else cnt
+        unit[:m].sort()
+        if picked:
+            j = rand_below(rng, m)
+            s[PICK + q] = unit[j]
+            unit[j] = unit[m - 1]
+            unit[:cnt].sort()
+        for j in range(cnt):
+            s[h + j] = unit[j]
     s[RNG] = np.int64(next_u64(rng) >> np.uint64(1))
 
 
