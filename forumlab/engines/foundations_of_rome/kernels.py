@@ -22,13 +22,12 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import rand_below
-from .data import CODE_TRAY, N_PLAYER_CODES  # noqa: F401
+from .data import CODE_TRAY
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
     ERA,
     MAX_MOVES,
     N_PLAYERS,
-    OWN,
     PH_OVER,
     PHASE,
     PLAYER,
@@ -39,7 +38,10 @@ from .layout import (
 )
 from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
 from .moves import marker_supply
-from .scoring import commercial_silver
+from ...core.bits import popcount
+from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TYPE, COMMERCIAL
+from .layout import BUILT, CELL_BLD, INSTANCE_STRIDE, SIZE
+from .scoring import civic_value, instance_code, instance_owner
 from .setup import new_state  # noqa: F401
 
 TIE_BREAK = 1e-9  # silver's weight in scores: below one VP for any reachable silver
@@ -74,17 +76,32 @@ def scores(s, out):
 
 @njit(cache=True)
 def _value(s, p, eras_left):
-    """A seat's VP plus a rough worth of its economy and city for the eras left."""
-    income = commercial_silver(s, p)
-    lots = 0
-    for w in range(2):
-        x = s[OWN + 2 * p + w]
-        while x:
-            x &= x - 1
-            lots += 1
-    return (s[VP + p] + 0.3 * s[SILVER + p]
-            + eras_left * (1.2 * s[POP + p] + 1.5 * income)
-            + 0.4 * lots + 0.2 * marker_supply(s, p))
+    """A seat's VP plus a rough worth of what it will score in the era scorings left:
+    population, civic buildings, commercial silver and tray VP per scoring, silver
+    (worth less once there is plenty), and lots (empty ones are future buildings)."""
+    n = s[SIZE]
+    civic = 0
+    tray = 0
+    income = 0
+    seen = np.zeros(s[N_PLAYERS] * INSTANCE_STRIDE + 1, dtype=np.bool_)
+    for cell in range(n * n):
+        b = s[CELL_BLD + cell]
+        if b == 0 or seen[b] or instance_owner(b) != p:
+            continue
+        seen[b] = True
+        code = instance_code(b)
+        if CODE_TYPE[code] == CIVIC:
+            civic += civic_value(s, b)
+        elif CODE_TYPE[code] == COMMERCIAL:
+            income += CODE_SILVER[code]
+            tray += CODE_TRAY[code] + CODE_MON_VP[code]
+    empty = 8 - marker_supply(s, p)
+    built = popcount(s[BUILT + 2 * p]) + popcount(s[BUILT + 2 * p + 1])
+    silver = s[SILVER + p]
+    worth = 0.35 * min(silver, 15) + 0.1 * max(silver - 15, 0)
+    per_era = 1.3 * s[POP + p] + civic + tray + income
+    lots = empty * (1.0 + 0.7 * eras_left) + 0.5 * built
+    return s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
 
 
 @njit(cache=True)
