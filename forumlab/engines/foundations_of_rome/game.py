@@ -42,7 +42,6 @@ from .layout import (
     ERA,
     FINAL_LEFT,
     HAND_N,
-    HANDS,
     INCOME,
     MAX_MOVES,
     MON_BUILT,
@@ -109,7 +108,8 @@ class FoundationsOfRome(Game):
             if m in KNOWN_LATER_MODULES:
                 raise ConfigError(f"module {m!r} is not implemented yet (only 'monuments')")
             if m != "monuments":
-                raise ConfigError(f"unknown module {m!r} (known: monuments, {', '.join(KNOWN_LATER_MODULES)})")
+                known = ", ".join(("monuments", *KNOWN_LATER_MODULES))
+                raise ConfigError(f"unknown module {m!r} (known: {known})")
         if len(set(modules)) != len(modules):
             raise ConfigError(f"a module is listed twice in {list(modules)!r}")
         if consul not in (False, None):
@@ -119,7 +119,8 @@ class FoundationsOfRome(Game):
         if (not isinstance(deed_prices, (list, tuple)) or len(deed_prices) != 6
                 or not all(_is_int(x) and 0 <= x <= 10**6 for x in deed_prices)
                 or any(a > b for a, b in zip(deed_prices, deed_prices[1:]))):
-            raise ConfigError(f"deed_prices must be 6 non-decreasing non-negative integers, not {deed_prices!r}")
+            raise ConfigError("deed_prices must be 6 non-decreasing non-negative integers, "
+                              f"not {deed_prices!r}")
         if not _is_int(max_turns) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
             raise ConfigError(f"max_turns must be an integer from 1 to {MAX_TURNS_LIMIT}, not {max_turns!r}")
         self.modules = list(modules)
@@ -172,7 +173,7 @@ class FoundationsOfRome(Game):
         except ValueError as exc:
             raise IllegalMoveError(f"ply {ply}: malformed move {text!r}: {exc}") from None
         if any(a >= b for a, b in zip(cells, cells[1:])):
-            raise IllegalMoveError(f"ply {ply}: malformed move {text!r}: lots must be listed in ascending order")
+            raise IllegalMoveError(f"ply {ply}: malformed move {text!r}: lots must be in ascending order")
         bcode = CODE_BY_NAME[name]
         loc = PLACEMENT_INDEX.get((n, int(CODE_SHAPE[bcode]), tuple(cells)))
         if loc is None:
@@ -225,7 +226,8 @@ class FoundationsOfRome(Game):
         display = [int(array[DISPLAY + k]) for k in range(8) if array[DISPLAY + k]]
         if display:
             lines.append("monuments: " + ", ".join(
-                f"M{m} {MONUMENT_NAMES[m - 1]}" + (" (built)" if (int(array[MON_BUILT]) >> (m - 1)) & 1 else "")
+                f"M{m} {MONUMENT_NAMES[m - 1]}"
+                + (" (built)" if (int(array[MON_BUILT]) >> (m - 1)) & 1 else "")
                 for m in display))
         for p in range(players):
             supply = " ".join(f"{CODE_NAMES[c]}x{int(array[SUPPLY + p * N_PLAYER_CODES + c])}"
@@ -257,5 +259,6 @@ def buildings_on_board(array: np.ndarray) -> list[str]:
         b = int(array[CELL_BLD + cell])
         if b:
             cells.setdefault(b, []).append(cell)
-    return [f"{SEATS[instance_owner(b)]}:{CODE_NAMES[instance_code(b)]}@" + ",".join(cell_name(c, n) for c in cs)
+    return [f"{SEATS[instance_owner(b)]}:{CODE_NAMES[instance_code(b)]}@"
+            + ",".join(cell_name(c, n) for c in cs)
             for b, cs in sorted(cells.items())]

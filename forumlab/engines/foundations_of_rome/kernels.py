@@ -21,11 +21,15 @@ Decisions where the spec is silent (also in the game facade's docstring):
 import numpy as np
 from numba import njit
 
+from ...core.bits import popcount
 from ...core.rng import rand_below
-from .data import CODE_TRAY
+from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TRAY, CODE_TYPE, COMMERCIAL
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
+    BUILT,
+    CELL_BLD,
     ERA,
+    INSTANCE_STRIDE,
     MAX_MOVES,
     N_PLAYERS,
     PH_OVER,
@@ -33,14 +37,11 @@ from .layout import (
     PLAYER,
     POP,
     SILVER,
+    SIZE,
     STATE_SIZE,  # noqa: F401  (checked when the game registers)
     VP,
 )
-from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
-from .moves import marker_supply
-from ...core.bits import popcount
-from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TYPE, COMMERCIAL
-from .layout import BUILT, CELL_BLD, INSTANCE_STRIDE, SIZE
+from .moves import apply_move, legal_moves, marker_supply  # noqa: F401  (protocol kernels)
 from .scoring import civic_value, instance_code, instance_owner
 from .setup import new_state  # noqa: F401
 

@@ -40,7 +40,6 @@ from .data import (
     REQ_SILVER4,
     REQ_SIZE3,
     REQ_SIZE4,
-    RESIDENTIAL,
 )
 from .layout import (
     BUILD_BASE,

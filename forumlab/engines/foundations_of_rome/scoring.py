@@ -31,6 +31,7 @@ from .layout import (
     INSTANCE_STRIDE,
     MONUMENT_SLOT,
     N_PLAYERS,
+    N_SRC,
     OWN,
     POP,
     SILVER,
@@ -43,7 +44,6 @@ from .layout import (
     SRC_TRAY,
     VP,
     VP_SRC,
-    N_SRC,
 )
 
 ERA_BONUS = np.array([0, 4, 7, 10], dtype=np.int64)

@@ -14,6 +14,7 @@ from numba import njit
 from ...core.rng import derive_seed, make_rng, rand_below
 from .data import CODE_COPIES, LOT_MARKERS, MONUMENT_MARKERS, N_MONUMENTS, N_PLAYER_CODES  # noqa: F401
 from .layout import (
+    BUYER,
     DISPLAY,
     DRAFT,
     ERA,
@@ -46,7 +47,6 @@ from .layout import (
     START_PLAYER,
     STATE_SIZE,
     SUPPLY,
-    BUYER,
 )
 
 SIDE_BY_PLAYERS = np.array([0, 0, 7, 8, 9, 10], dtype=np.int64)
