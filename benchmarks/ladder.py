@@ -1,7 +1,8 @@
 """The ladder: equal-budget strength of the search agents, and how it scales with time.
 
 Usage: python -m benchmarks.ladder --game G [--players N] [--budget 0.2] [--groups K]
-       [--workers 2] [--out DIR] [--agent SPEC ...] [--no-curve] [--quick]
+       [--workers 2] [--out DIR] [--agent SPEC ...] [--vary SPEC:KEY=V1,V2 ...]
+       [--no-curve] [--quick]
 
 Works for every registered game (nothing below is specific to one). Budgets are CPU
 seconds of the searching thread per move (the agents' ``cpu_time=``), so a result does
@@ -16,7 +17,11 @@ not depend on how busy the machine is; only the wall-clock duration does.
    the given specs, e.g. candidate MCTS settings when tuning a game's defaults; a spec
    without a budget of its own (``iterations``, ``nodes``, ``depth``, ``time``,
    ``cpu_time``) gets ``cpu_time=--budget``, one with an iteration or node budget
-   keeps it, so such a run replays bit for bit.
+   keeps it, so such a run replays bit for bit. ``--vary SPEC:KEY=V1,V2,...``
+   (repeatable) adds one such candidate per value, SPEC with KEY=V, e.g.
+   ``--vary 'mcts:c=0.3,0.7,1.0'``; KEY and every value are checked against the
+   agent's declared parameters (``forumlab.agents.registry.agent_params``) before
+   anything runs.
 2. Scaling curve (skipped with ``--no-curve``): each search agent at 0.01, 0.03, 0.1,
    0.3 and 1 s per move in a gauntlet against the fixed reference field: greedy and
    random, in one lineup at 3+ players; greedy alone at 2 players (a 2-player game has
@@ -54,8 +59,9 @@ from pathlib import Path
 
 import click
 
-from forumlab.agents.registry import check_spec, create_agent
-from forumlab.agents.spec import parse_spec
+from forumlab.agents.params import resolve_options
+from forumlab.agents.registry import agent_params, check_spec, create_agent
+from forumlab.agents.spec import AgentSpecError, parse_spec, parse_value
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.ratings import rate, rated_games, ratings_report
 from forumlab.arena.schedule import plan
@@ -87,14 +93,47 @@ def budget_spec(agent: str, seconds: float) -> str:
     return f"{agent}(cpu_time={seconds:g})"
 
 
+def with_param(spec: str, key: str, value: str) -> str:
+    """``spec`` with ``key=value`` appended to its parameters (``value`` as spec text)."""
+    name, params = parse_spec(spec)
+    return f"{spec.rstrip()[:-1]}, {key}={value})" if params else f"{name}({key}={value})"
+
+
 def with_budget(spec: str, seconds: float) -> str:
     """``spec`` as given when it names a budget of its own, else at ``seconds`` CPU s/move."""
-    name, params = parse_spec(spec)
+    _, params = parse_spec(spec)
     if any(k in params for k in BUDGET_PARAMS):
         return spec
-    if not params:
-        return budget_spec(name, seconds)
-    return f"{spec.rstrip()[:-1]}, cpu_time={seconds:g})"
+    return with_param(spec, "cpu_time", f"{seconds:g}")
+
+
+def vary(text: str) -> list[str]:
+    """The candidate specs of one ``--vary SPEC:KEY=V1,V2,...``: SPEC with each KEY=V.
+
+    Args:
+        text: e.g. ``"mcts:c=0.3,0.7"`` or ``"mcts(iterations=300):widen=0.1,0.3"``.
+
+    Returns:
+        One spec per value, in the order given, e.g. ``["mcts(c=0.3)", "mcts(c=0.7)"]``.
+
+    Raises:
+        AgentSpecError: a malformed option, a KEY the agent does not declare or SPEC
+            sets already, or a value its declaration refuses.
+    """
+    spec, _, assignment = text.rpartition(":")  # the last ':' (a module:Class spec has one)
+    key, sep, values = (part.strip() for part in assignment.partition("="))
+    texts = [v.strip() for v in values.split(",")]
+    if not (spec.strip() and sep and key and all(texts)):
+        raise AgentSpecError(f"--vary {text!r}: expected SPEC:KEY=V1,V2,... (e.g. 'mcts:c=0.3,0.7')")
+    try:
+        name, params = parse_spec(spec)
+        if key in params:
+            raise AgentSpecError(f"{spec.strip()} sets {key} already")
+        for value in texts:
+            resolve_options(name, agent_params(name), {key: parse_value(value)})
+    except AgentSpecError as exc:
+        raise AgentSpecError(f"--vary {text!r}: {exc}") from None
+    return [with_param(spec, key, value) for value in texts]
 
 
 def field(players: int) -> tuple[str, ...]:
@@ -299,9 +338,12 @@ def _note(message: str) -> None:
 @click.option("--agent", "specs", multiple=True,
               help="Round-robin agent spec instead of the search agents (repeatable); "
                    "cpu_time=--budget is added unless it names a budget.")
+@click.option("--vary", "variations", multiple=True, metavar="SPEC:KEY=V1,V2",
+              help="Round-robin candidates SPEC with KEY=V for each value, like --agent "
+                   "(repeatable), e.g. 'mcts:c=0.3,0.7,1.0'.")
 @click.option("--no-curve", is_flag=True, help="Play the round robin only.")
 @click.option("--quick", is_flag=True, help="A tiny configuration for a smoke test.")
-def main(game, players, budget, groups, workers, out, seed, specs, no_curve, quick):
+def main(game, players, budget, groups, workers, out, seed, specs, variations, no_curve, quick):
     """Equal-budget round robin and scaling curve of the search agents, as JSON."""
     started = time.perf_counter()
     command = "python -m benchmarks.ladder " + shlex.join(sys.argv[1:])
@@ -322,6 +364,7 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
     if workers < 1:
         fail(f"--workers must be at least 1, not {workers}")
     try:
+        specs = tuple(specs) + tuple(s for text in variations for s in vary(text))
         for agent in SEARCH_AGENTS + REFERENCE:
             check_spec(budget_spec(agent, budget) if agent in SEARCH_AGENTS else agent)
         for spec in specs:
@@ -329,7 +372,7 @@ def main(game, players, budget, groups, workers, out, seed, specs, no_curve, qui
     except ForumlabError as exc:
         fail(exc)
     if len(set(specs)) != len(specs) or ANCHOR in specs:
-        fail(f"--agent specs must differ from each other and from {ANCHOR!r}")
+        fail(f"--agent and --vary specs must differ from each other and from {ANCHOR!r}")
     out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} exists and is not a directory")

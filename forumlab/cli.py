@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -26,6 +27,12 @@ def fail(message: str) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
+def _warning_line(message, category, filename, lineno, line=None) -> str:
+    """Warnings on the command line are one ``warning: ...`` line like the CLI's own
+    (Python's default names a source file and line, which says nothing to a user)."""
+    return f"warning: {message}\n"
+
+
 class _Group(click.Group):
     """Turns forumlab and click errors into one-line messages with exit code 2."""
 
@@ -38,6 +45,7 @@ class _Group(click.Group):
     def main(self, *args, standalone_mode: bool = True, **kwargs):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
+        warnings.formatwarning = _warning_line
         try:
             code = super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.NoArgsIsHelpError as exc:  # bare `forumlab`: the help
@@ -73,14 +81,16 @@ def games():
 
 @main.command()
 def agents():
-    """List the agents with their parameters and defaults."""
-    from .agents.registry import agent_class, agent_names
+    """List the agents with their parameters: default, allowed values, help."""
+    from .agents.params import show_value
+    from .agents.registry import agent_class, agent_names, agent_params
 
     for name in agent_names():
-        cls = agent_class(name)
-        click.echo(f"{name}: {cls.description}")
-        for key, param in cls.params.items():
-            click.echo(f"    {key + '=' + repr(param.default):<24} {param.help}")
+        click.echo(f"{name}: {agent_class(name).description}")
+        for key, param in agent_params(name).items():
+            former = f" (formerly {', '.join(param.aliases)})" if param.aliases else ""
+            click.echo(f"    {key + '=' + show_value(param.default):<24} {param.type_text():<22} "
+                       f"{param.help}{former}")
     from .core.registry import game_names, get_game_class
 
     for game in game_names():

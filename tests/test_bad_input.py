@@ -119,6 +119,21 @@ CASES = {
                                  ["seed must be an integer"]),
     "play: seed=1.5 in a spec": (["play", "forum-romanum", "-a", "random(seed=1.5),random"], ["seed"]),
     "play: 2^63 in a spec": (["play", "forum-romanum", "-a", f"mcts(iterations={BIG}),random"], ["64 bits"]),
+    # agent parameters, checked against their declarations (one case per kind of bad value)
+    "play: agent parameter of the wrong type": (["play", "forum-romanum", "-a", "mcts(iterations=many),random"],
+                                                ["agent 'mcts': iterations must be an integer >= 1, not 'many'"]),
+    "play: agent parameter out of range": (["play", "forum-romanum", "-a", "paranoid(depth=65),random"],
+                                           ["agent 'paranoid': depth must be an integer in 0..64, not 65"]),
+    "play: agent parameter not a choice": (["play", "forma", "-a", "mcts(rollout=smart),random"],
+                                           ["agent 'mcts': rollout must be one of random, heuristic, none, "
+                                            "not 'smart'"]),
+    "play: unknown agent parameter": (["play", "forum-romanum", "-a", "brs(width=3),random"],
+                                      ["agent 'brs' has no parameter 'width' (parameters: "]),
+    "run: third-party agent parameter of the wrong type": (
+        ["tournament", "run", "-a", "tests.plugin_agent:FirstMoveAgent(offset=x)", "-a", "random", "--db", NEW],
+        ["offset must be an integer, not 'x'"]),
+    "run: agent parameter out of range": (["tournament", "run", "-a", "mcts(epsilon=2)", "-a", "random",
+                                           "--db", NEW], ["agent 'mcts': epsilon must be a number in [0, 1], not 2"]),
     "play: players not a number": (["play", "forum-romanum", "-p", "three"], ["three"]),
     "play: seed not a number": (["play", "forum-romanum", "--seed", "x"], ["--seed"]),
     "play: -a and -p disagree": (["play", "forum-romanum", "-p", "4", "-a", "random,random"],

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ladder import ANCHOR, QUICK, SEARCH_AGENTS, field, with_budget
+from benchmarks.ladder import ANCHOR, QUICK, SEARCH_AGENTS, field, vary, with_budget
+from forumlab.agents.spec import AgentSpecError
 from forumlab.arena.store import ResultStore
 from forumlab.core.registry import game_names
 
@@ -83,6 +84,11 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
     (["--game", "forma", "--agent", "mcts(c=-1)"], "c must be"),
     (["--game", "forma", "--agent", "nosuch"], "nosuch"),
     (["--game", "forma", "--agent", "mcts", "--agent", "mcts"], "--agent"),
+    (["--game", "forma", "--vary", "mcts:c=0.3,-1"], "agent 'mcts': c must be a number >= 0, not -1"),
+    (["--game", "forma", "--vary", "mcts:nope=1,2"], "agent 'mcts' has no parameter 'nope'"),
+    (["--game", "forma", "--vary", "mcts:rollout=none,smart"], "rollout must be one of"),
+    (["--game", "forma", "--vary", "mcts"], "expected SPEC:KEY=V1,V2"),
+    (["--game", "forma", "--vary", "mcts:c=0.3,0.3"], "--vary specs must differ"),
 ])
 def test_bad_input_is_one_error_line_and_creates_nothing(args, fragment, tmp_path):
     out = tmp_path / "out"
@@ -111,10 +117,29 @@ def test_agent_specs_get_the_budget_unless_they_name_one(spec, expected):
     assert with_budget(spec, 0.2) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("mcts:c=0.3,0.7,1.0", ["mcts(c=0.3)", "mcts(c=0.7)", "mcts(c=1.0)"]),
+    ("mcts(iterations=300):widen=0.1, 0.3", ["mcts(iterations=300, widen=0.1)", "mcts(iterations=300, widen=0.3)"]),
+    ("paranoid:default_move=greedy", None),
+    ("brs:default_move=greedy,history", ["brs(default_move=greedy)", "brs(default_move=history)"]),
+    ("tests.plugin_agent:FirstMoveAgent:offset=0,1",
+     ["tests.plugin_agent:FirstMoveAgent(offset=0)", "tests.plugin_agent:FirstMoveAgent(offset=1)"]),
+    ("mcts(c=1):c=2", None),
+    ("mcts:threads=1,65", None),
+    ("mcts:c=1,,2", None),
+])
+def test_vary_makes_one_candidate_per_value_checked_against_the_schema(text, expected):
+    if expected is None:
+        with pytest.raises(AgentSpecError, match=r"^--vary "):
+            vary(text)
+    else:
+        assert vary(text) == expected
+
+
 @pytest.mark.slow
 def test_candidate_specs_replace_the_search_agents_and_replay_bit_for_bit(tmp_path):
     args = ["--game", "forum-romanum", "--players", "3", "--groups", "1", "--workers", "2", "--no-curve",
-            "--agent", "mcts(iterations=30)", "--agent", "mcts(iterations=30, c=2)"]
+            "--agent", "mcts(iterations=30)", "--vary", "mcts(iterations=30):c=2"]
     first = ladder(*args, "--out", str(tmp_path / "a"))
     second = ladder(*args, "--out", str(tmp_path / "b"))
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr

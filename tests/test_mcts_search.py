@@ -274,3 +274,14 @@ def test_rank_leaf_value_with_two_players_is_the_win_chance():
 def test_rank_reward_with_relative_leaves_is_refused():
     with pytest.raises(AgentSpecError, match="hrelative"):
         create_agent("mcts(reward=rank, hrelative=true)")
+
+
+def test_a_given_hrelative_overrides_a_tuned_rank_reward():
+    """4-player Forma's tuned default is reward=rank, which hrelative=true excludes;
+    the spec's own choice wins and the search runs with the declared reward (before:
+    the two were combined, a pair the spec check refuses)."""
+    game = create_game("forma", players=4)
+    agent = create_agent("mcts(iterations=50, hrelative=true)", seed=1)
+    assert agent.settings_for(game)["reward"] == "win"
+    agent.act(game.new_state(1))
+    assert create_agent("mcts(iterations=50)", seed=1).settings_for(game)["reward"] == "rank"

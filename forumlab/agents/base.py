@@ -2,20 +2,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..core.errors import GameOverError
 from ..core.game import State
 from ..core.rng import make_rng
+from .params import Param, resolve_options
 
-
-@dataclass(frozen=True)
-class Param:
-    """A tunable agent parameter: default value and one line of help."""
-
-    default: Any
-    help: str
+__all__ = ["Agent", "Param"]  # Param is declared in .params; agents import it from here
 
 
 class Agent(ABC):
@@ -23,6 +17,9 @@ class Agent(ABC):
 
     Every agent takes a ``seed``; with an iteration/node budget its play is
     reproducible bit for bit (the seed feeds a SplitMix64 stream kept by the agent).
+    Each parameter is declared once in ``params`` (a :class:`Param` with its type and
+    allowed values); the constructor checks every given value against it, so a
+    subclass checks only rules that tie several parameters together.
     """
 
     name: ClassVar[str]
@@ -30,30 +27,58 @@ class Agent(ABC):
     params: ClassVar[dict[str, Param]] = {}
 
     def __init__(self, seed: int = 0, **options: Any):
-        from .spec import AgentSpecError
+        """Check the options against ``params`` and start the agent's random stream.
 
-        unknown = set(options) - set(self.params)
-        if unknown:
-            known = ", ".join(sorted(self.params)) or "none"
-            raise AgentSpecError(
-                f"agent {self.name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})"
-            )
+        Args:
+            seed: seeds the agent's SplitMix64 stream (``self.rng``).
+            **options: parameter values by name; former names of a parameter work,
+                with a DeprecatedParameterWarning once per command.
+
+        Raises:
+            AgentSpecError: an unknown parameter or a value its declaration refuses.
+        """
+        #: the parameters given explicitly, under their current names
+        self.given: dict[str, Any] = resolve_options(self.name, self.params, options)
         self.seed = int(seed)
         self.rng = make_rng(self.seed)
-        self.options = {k: options.get(k, p.default) for k, p in self.params.items()}
+        #: every parameter's value: the given one, else the declared default
+        self.options = {k: self.given.get(k, p.default) for k, p in self.params.items()}
 
     def act(self, state: State) -> int:
-        """The move code this agent plays in ``state`` (raises if the game is over)."""
+        """The move this agent plays.
+
+        Args:
+            state: a position of any registered game (in hidden-information games, the
+                view of the agent's seat).
+
+        Returns:
+            A legal move code.
+
+        Raises:
+            GameOverError: the game is over.
+        """
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
         return int(self.choose(state))
 
     @abstractmethod
     def choose(self, state: State) -> int:
-        """Pick a legal move in a non-terminal state."""
+        """Pick a move; what subclasses implement (``act`` checks the game is not over).
+
+        Args:
+            state: a non-terminal position.
+
+        Returns:
+            A legal move code.
+        """
 
     def spec(self) -> str:
-        """The spec string that recreates this agent (seed aside)."""
+        """The spec string that recreates this agent (seed aside).
+
+        Returns:
+            ``name(key=value, ...)`` with every parameter under its current name, or
+            ``name`` alone for an agent without parameters.
+        """
         args = ", ".join(f"{k}={v}" for k, v in self.options.items())
         return f"{self.name}({args})" if args else self.name
 

@@ -48,68 +48,51 @@ class MCTSAgent(Agent):
     name = "mcts"
     description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
     params = {
-        "iterations": Param(1000, "iterations per move (when time is 0)"),
-        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0"),
-        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0"),
-        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])"),
+        "iterations": Param(1000, "iterations per move (when time is 0)", low=1),
+        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0", low=0.0),
+        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0",
+                          low=0.0),
+        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])", low=0.0),
         "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) "
-                                   "| none (heuristic at the leaf)"),
-        "epsilon": Param(0.2, "random-move probability of the heuristic rollout"),
-        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)"),
+                                   "| none (heuristic at the leaf)", choices=tuple(_ROLLOUTS)),
+        "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
+        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0),
         "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
-                               "(mean chance of being ahead of each other seat)"),
-        "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions"),
+                               "(mean chance of being ahead of each other seat)",
+                        choices=tuple(REWARD_NAMES)),
+        "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions",
+                        low=0.0, low_open=True),
         "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
-                               "deeper positions are scored as leaves"),
+                               "deeper positions are scored as leaves", low=0),
         "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
-                           "tree_depth more plies, best-first (0 = never): more time buys depth"),
+                           "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, "
                                   "not the margin itself"),
-        "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)"),
-        "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic"),
+        "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
+        "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic",
+                             low=0),
         "widen": Param(0.0, "progressive unpruning of best-first nodes: "
-                             "open 1 + widen*sqrt(visits) children (0 = all)"),
-        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)"),
+                             "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0),
+        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
-        "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false"),
+        "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false",
+                        choices=("auto", True, False)),
         "max_nodes": Param(2_000_000, "node table size of each thread's tree; "
-                                      "the tree stops growing when full"),
+                                      "the tree stops growing when full", low=2),
         "threads": Param(1, "root-parallel searches, one tree each "
                             f"(up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
-                            "iterations is their total, time and cpu_time bound each thread"),
+                            "iterations is their total, time and cpu_time bound each thread",
+                         low=1, high=MAX_THREADS),
     }
 
     def __init__(self, seed: int = 0, **options):
-        super().__init__(seed, **options)
-        self.given = set(options)
-        o = self.options
-        _check(isinstance(o["iterations"], int) and o["iterations"] >= 1,
-               "iterations must be an integer >= 1")
-        _check(_is_seconds(o["time"]), "time must be a number >= 0")
-        _check(_is_seconds(o["cpu_time"]), "cpu_time must be a number >= 0")
-        _check(isinstance(o["c"], (int, float)) and o["c"] >= 0, "c must be a number >= 0")
-        _check(o["rollout"] in _ROLLOUTS, "rollout must be random, heuristic or none")
-        _check(isinstance(o["epsilon"], (int, float)) and 0 <= o["epsilon"] <= 1, "epsilon must be in [0, 1]")
-        _check(isinstance(o["cutoff"], int) and o["cutoff"] >= 0, "cutoff must be an integer >= 0")
-        _check(o["reward"] in REWARD_NAMES, "reward must be win, rank or score")
-        _check(isinstance(o["hscale"], (int, float)) and o["hscale"] > 0, "hscale must be a number > 0")
-        _check(isinstance(o["tree_depth"], int) and not isinstance(o["tree_depth"], bool)
-               and o["tree_depth"] >= 0,
-               "tree_depth must be an integer >= 0")
-        _check(isinstance(o["deepen"], int) and not isinstance(o["deepen"], bool) and o["deepen"] >= 0,
-               "deepen must be an integer >= 0")
-        _check(isinstance(o["hrelative"], bool), "hrelative must be true or false")
-        _check(not (o["hrelative"] and o["reward"] == "rank"),
-               "hrelative works with reward=win or score (reward=rank compares the seats with each other)")
-        _check(isinstance(o["imm"], (int, float)) and 0 <= o["imm"] <= 1, "imm must be in [0, 1]")
-        _check(isinstance(o["order_depth"], int) and o["order_depth"] >= 0,
-               "order_depth must be an integer >= 0")
-        _check(isinstance(o["widen"], (int, float)) and o["widen"] >= 0, "widen must be a number >= 0")
-        _check(isinstance(o["history"], (int, float)) and o["history"] >= 0, "history must be a number >= 0")
-        _check(isinstance(o["reuse"], bool), "reuse must be true or false")
-        _check(o["ismcts"] in ("auto", True, False), "ismcts must be auto, true or false")
-        _check(isinstance(o["max_nodes"], int) and o["max_nodes"] >= 2, "max_nodes must be an integer >= 2")
-        _check(_is_threads(o["threads"]), f"threads must be an integer in [1, {MAX_THREADS}]")
+        super().__init__(seed, **options)  # checks each parameter against its declaration
+        # The one rule that ties parameters together: a relative leaf value is a margin
+        # gained since the root, which a rank reward (the seats compared with each
+        # other at the leaf) has no use for.
+        if self.options["hrelative"] and self.options["reward"] == "rank":
+            raise AgentSpecError("agent 'mcts': hrelative works with reward=win or score "
+                                 "(reward=rank compares the seats with each other)")
         self._searches: list[_Search] = []  # one per thread, kept between moves
         self.last_search: dict = {}
 
@@ -128,10 +111,20 @@ class MCTSAgent(Agent):
 
     # ---- search --------------------------------------------------------------------
     def settings_for(self, game) -> dict:
-        """Effective parameters in ``game``: those given in the spec, else the game's
-        tuned MCTS defaults at its player count (``Game.tuned_mcts``), else the
-        generic defaults."""
+        """The parameters a search in ``game`` uses.
+
+        Args:
+            game: the Game being played.
+
+        Returns:
+            Every parameter: the one given in the spec, else the game's tuned MCTS
+            default at its player count (``Game.tuned_mcts``), else the declared default.
+            A tuned ``reward=rank`` gives way to a given ``hrelative=true`` (the two
+            exclude each other, and the spec's own choice wins).
+        """
         tuned = {k: v for k, v in game.tuned_mcts().items() if k not in self.given}
+        if self.options["hrelative"] and tuned.get("reward") == "rank":
+            del tuned["reward"]
         return {**self.options, **tuned}
 
     def choose(self, state):
@@ -320,16 +313,3 @@ def _best_root_move(state, trees) -> int:
     best = np.lexsort((-codes, means, visits))[-1]
     return int(codes[best])
 
-
-def _is_seconds(value) -> bool:
-    return (not isinstance(value, bool) and isinstance(value, (int, float))
-            and 0 <= value < float("inf"))
-
-
-def _is_threads(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_THREADS
-
-
-def _check(ok: bool, message: str) -> None:
-    if not ok:
-        raise AgentSpecError(f"mcts: {message}")

@@ -20,8 +20,10 @@ there). All three share the budget parameters and one iterative-deepening driver
 - ``tt_bits``: the transposition table has 2**tt_bits entries (0 = no table; default
   18, i.e. 8 MB, for paranoid and BRS, 16, i.e. 6 MB, for max^n), allocated when
   the agent is created.
-- ``order``: nodes with at least this many plies left order their moves by a one-ply
-  look-ahead (nearer the leaves: TT move, killers, history).
+- ``order_depth`` (formerly ``order``, which still works with a warning): nodes with
+  at least this many plies left order their moves by a one-ply look-ahead (nearer the
+  leaves: TT move, killers, history). MCTS's ``order_depth`` is the same idea counted
+  from the root: tree levels above it expand children best-first.
 
 The seed feeds the agent's SplitMix64 stream, used for the determinization of
 hidden information and for breaking ties between equally valued root moves.
@@ -34,34 +36,25 @@ from ..core.errors import GameOverError
 from ..core.game import State
 from ..search import minimax as S
 from .base import Agent, Param
-from .spec import AgentSpecError
 
 
 def _budget_params(default_depth: int, tt_bits: int = 18,
                    extra: dict[str, Param] | None = None) -> dict[str, Param]:
     params = {
         "depth": Param(0, f"maximum search depth in plies, at most {S.MAX_DEPTH} (0 = until the "
-                          f"nodes/time budget is spent; {default_depth} when no budget is given)"),
-        "nodes": Param(0, "node budget per move (0 = none; deterministic)"),
-        "time": Param(0.0, "wall-clock seconds per move (0 = none)"),
-        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)"),
-        "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)"),
-        "order": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with this many plies left"),
+                          f"nodes/time budget is spent; {default_depth} when no budget is given)",
+                       low=0, high=S.MAX_DEPTH),
+        "nodes": Param(0, "node budget per move (0 = none; deterministic)", low=0, high=1 << 62),
+        "time": Param(0.0, "wall-clock seconds per move (0 = none)", low=0.0),
+        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)", low=0.0),
+        "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)", low=0, high=28),
+        # "order" until the name was shared with MCTS's order_depth (records and notes use it)
+        "order_depth": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with at least "
+                                            "this many plies left", low=1, high=S.MAX_DEPTH + 1,
+                             aliases=("order",)),
     }
     params.update(extra or {})
     return params
-
-
-def _seconds_option(agent: str, name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-        raise AgentSpecError(f"agent {agent!r}: {name} must be a number of seconds >= 0, not {value!r}")
-    return float(value)
-
-
-def _int_option(agent: str, name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise AgentSpecError(f"agent {agent!r}: {name} must be an integer in {lo}..{hi}, not {value!r}")
-    return value
 
 
 class MinimaxAgent(Agent):
@@ -72,17 +65,13 @@ class MinimaxAgent(Agent):
     name = "minimax"
 
     def __init__(self, seed: int = 0, **options: Any):
-        super().__init__(seed, **options)
+        super().__init__(seed, **options)  # checks each parameter against its declaration
         o = self.options
-        self.depth = _int_option(self.name, "depth", o["depth"], 0, S.MAX_DEPTH)
-        self.nodes = _int_option(self.name, "nodes", o["nodes"], 0, 1 << 62)
-        self.time = _seconds_option(self.name, "time", o["time"])
-        self.cpu_time = _seconds_option(self.name, "cpu_time", o["cpu_time"])
-        tt_bits = _int_option(self.name, "tt_bits", o["tt_bits"], 0, 28)
-        order = _int_option(self.name, "order", o["order"], 1, S.MAX_DEPTH + 1)
+        self.depth, self.nodes = o["depth"], o["nodes"]
+        self.time, self.cpu_time = float(o["time"]), float(o["cpu_time"])
         if self.depth == 0 and self.nodes == 0 and self.time == 0 and self.cpu_time == 0:
             self.depth = self.default_depth  # no budget at all: a fixed depth
-        self.workspace = S.Workspace(self.algorithm, tt_bits, self._default_move(), order)
+        self.workspace = S.Workspace(self.algorithm, o["tt_bits"], self._default_move(), o["order_depth"])
         self.last_result: S.SearchResult | None = None
         self.last_search: dict = {}
 
@@ -90,8 +79,18 @@ class MinimaxAgent(Agent):
         return S.DEFAULT_HISTORY  # unused by paranoid and max^n
 
     def search(self, state: State) -> S.SearchResult:
-        """Search ``state`` for the player to move; the full result (move, value,
-        nodes, completed depth, time). Raises GameOverError in a finished game."""
+        """Search ``state`` for the player to move.
+
+        Args:
+            state: a position of any registered game.
+
+        Returns:
+            The full result: move, value, nodes, completed depth, time (also kept in
+            ``last_result``, and as a plain dict in ``last_search``).
+
+        Raises:
+            GameOverError: the game is over.
+        """
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
         result = S.search(state.game.kernels.tag, state.array, self.workspace, self.rng, self.depth,
@@ -146,13 +145,9 @@ class BRSAgent(MinimaxAgent):
     default_depth = 4
     params = _budget_params(default_depth, extra={
         "default_move": Param("history", "non-searching opponents' move: 'history' "
-                              "(move-ordering best) or 'greedy' (best for themselves one ply ahead)"),
+                              "(move-ordering best) or 'greedy' (best for themselves one ply ahead)",
+                              choices=tuple(S.DEFAULT_MOVES)),
     })
 
     def _default_move(self) -> int:
-        value = self.options["default_move"]
-        if value not in S.DEFAULT_MOVES:
-            raise AgentSpecError(
-                f"agent 'brs': default_move must be one of {', '.join(S.DEFAULT_MOVES)}, not {value!r}"
-            )
-        return S.DEFAULT_MOVES[value]
+        return S.DEFAULT_MOVES[self.options["default_move"]]

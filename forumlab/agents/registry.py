@@ -7,7 +7,8 @@ your package metadata, e.g. in pyproject.toml::
     [project.entry-points."forumlab.agents"]
     mybot = "mypackage.bots:MyBot"
 
-The class must subclass :class:`forumlab.agents.base.Agent`.
+The class must subclass :class:`forumlab.agents.base.Agent`. Its ``params`` are its
+schema: :func:`agent_params` hands them to tuners and listings.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import importlib
 from importlib.metadata import entry_points
 
 from .base import Agent
+from .params import Param, resolve_options
 from .spec import AgentSpecError, parse_spec
 
 _BUILTIN: dict[str, str] = {
@@ -35,7 +37,11 @@ def _all_targets() -> dict[str, str]:
 
 
 def agent_names() -> list[str]:
-    """Names of the built-in and entry-point agents."""
+    """Names of the built-in and entry-point agents.
+
+    Returns:
+        The names, sorted.
+    """
     return sorted(_all_targets())
 
 
@@ -51,7 +57,18 @@ def _load(target: str) -> type[Agent]:
 
 
 def agent_class(name: str) -> type[Agent]:
-    """The Agent class for a registered name or a ``module:Class`` path."""
+    """The Agent class for a name.
+
+    Args:
+        name: a registered agent name (``mcts``) or a ``package.module:Class`` path.
+
+    Returns:
+        The Agent subclass.
+
+    Raises:
+        AgentSpecError: an unknown name, a class that cannot be loaded, or one that is
+            not an Agent subclass.
+    """
     if ":" in name:
         return _load(name)
     targets = _all_targets()
@@ -60,8 +77,38 @@ def agent_class(name: str) -> type[Agent]:
     return _load(targets[name])
 
 
+def agent_params(name: str) -> dict[str, Param]:
+    """The declared parameters of an agent: the schema a tuner builds specs from.
+
+    Args:
+        name: a registered agent name or a ``package.module:Class`` path.
+
+    Returns:
+        Parameter name -> :class:`~forumlab.agents.params.Param` (default, help,
+        ``type_text()``, ``allowed()``, ``check(value)``), in declaration order; a copy,
+        so changing it changes no agent. ``seed``, which every agent takes, is not in it.
+
+    Raises:
+        AgentSpecError: an unknown name or a class that cannot be loaded.
+    """
+    return dict(agent_class(name).params)
+
+
 def create_agent(spec: str, seed: int = 0) -> Agent:
-    """An agent from a spec string such as ``mcts(iterations=2000, c=0.7)``."""
+    """An agent from a spec string.
+
+    Args:
+        spec: ``name`` or ``name(key=value, ...)``, e.g. ``mcts(iterations=2000, c=0.7)``;
+            a ``seed=`` inside the spec wins over ``seed``.
+        seed: the agent's seed.
+
+    Returns:
+        The new agent.
+
+    Raises:
+        AgentSpecError: a malformed spec, an unknown agent or parameter, or a value the
+            parameter's declaration refuses.
+    """
     name, params = parse_spec(spec)
     if "seed" in params:
         seed = params.pop("seed")
@@ -69,7 +116,14 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
 
 
 def is_builtin(cls: type[Agent]) -> bool:
-    """True for agents that ship with forumlab (their constructors are trusted)."""
+    """Whether an agent ships with forumlab (then its constructor is trusted).
+
+    Args:
+        cls: an Agent subclass.
+
+    Returns:
+        True for classes defined in the ``forumlab`` package.
+    """
     return cls.__module__.startswith("forumlab.")
 
 
@@ -77,9 +131,16 @@ def check_spec(spec: str) -> type[Agent]:
     """Validate ``spec`` without running untrusted code; return the agent class.
 
     Built-in agents are constructed once (seed 0), which runs all their parameter
-    checks. A third-party agent is not constructed (its constructor may hang, raise or
-    end the process: that is a fault of its games, recorded by the arena); only its
-    parameter names are checked against its declared ``params``.
+    checks, those that tie several parameters together included. A third-party agent
+    is not constructed (its constructor may hang, raise or end the process: that is a
+    fault of its games, recorded by the arena); its parameters are checked against its
+    declared ``params`` only.
+
+    Args:
+        spec: an agent spec string.
+
+    Returns:
+        The agent class.
 
     Raises:
         AgentSpecError: unknown agent, malformed spec, or a bad parameter.
@@ -89,8 +150,6 @@ def check_spec(spec: str) -> type[Agent]:
     if is_builtin(cls):
         create_agent(spec, seed=0)
         return cls
-    unknown = set(params) - set(cls.params) - {"seed"}
-    if unknown:
-        known = ", ".join(sorted(cls.params)) or "none"
-        raise AgentSpecError(f"agent {name!r} has no parameter {sorted(unknown)[0]!r} (parameters: {known})")
+    params.pop("seed", None)  # every agent takes it; parse_spec checked it
+    resolve_options(name, cls.params, params)
     return cls

@@ -22,7 +22,16 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
 
 
-def _parse_value(text: str) -> Any:
+def parse_value(text: str) -> Any:
+    """A parameter value as a spec writes it.
+
+    Args:
+        text: the text after ``=`` (already stripped).
+
+    Returns:
+        ``true``/``false`` (any case) as a bool, else an int, else a float, else the
+        text without surrounding quotes.
+    """
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -37,7 +46,18 @@ def _parse_value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split a spec into (name, params); AgentSpecError if malformed."""
+    """Split a spec into its agent name and parameters.
+
+    Args:
+        spec: ``name`` or ``name(key=value, ...)``.
+
+    Returns:
+        (name, {key: value}) with values as :func:`parse_value` reads them.
+
+    Raises:
+        AgentSpecError: a malformed spec, a parameter given twice, an integer beyond
+            64 bits or a seed that is not an integer.
+    """
     match = _SPEC.match(spec) if isinstance(spec, str) else None
     if not match:
         raise AgentSpecError(f"malformed agent spec {spec!r} (expected e.g. 'mcts(iterations=1000)')")
@@ -51,7 +71,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 raise AgentSpecError(f"malformed parameter {part.strip()!r} in agent spec {spec!r}")
             if key in params:
                 raise AgentSpecError(f"parameter {key!r} given twice in agent spec {spec!r}")
-            params[key] = _parse_value(value)
+            params[key] = parse_value(value)
             _check_value(spec, key, params[key])
     return name, params
 
@@ -64,7 +84,17 @@ def _check_value(spec: str, key: str, value: Any) -> None:
 
 
 def split_specs(text: str) -> list[str]:
-    """Split a comma-separated list of specs, respecting parentheses."""
+    """Split a comma-separated list of specs, respecting parentheses.
+
+    Args:
+        text: e.g. ``"random,mcts(iterations=100, c=1)"``.
+
+    Returns:
+        The specs, stripped.
+
+    Raises:
+        AgentSpecError: an empty spec or unbalanced parentheses.
+    """
     specs, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch == "(":

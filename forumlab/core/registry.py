@@ -65,7 +65,14 @@ def _set_env_targets(targets: dict[str, str]) -> None:
 
 
 def game_names() -> list[str]:
-    """Registered game names, sorted."""
+    """Every game name this process can play.
+
+    Returns:
+        The built-in, registered, ``FORUMLAB_GAMES`` and entry-point names, sorted.
+
+    Raises:
+        GameRegistrationError: ``FORUMLAB_GAMES`` is malformed.
+    """
     return sorted({*_GAMES, *_REGISTERED, *_env_targets(), *_entry_point_targets()})
 
 
@@ -78,7 +85,13 @@ def _import_target(name: str, target: str) -> Any:
 
 
 def get_game_class(name: str) -> type[Game]:
-    """The Game subclass for a registered name.
+    """The Game subclass for a registered name, checked against the generic limits.
+
+    Args:
+        name: a game name, e.g. ``"forma"``.
+
+    Returns:
+        The Game subclass (loaded on first use, so listing games stays cheap).
 
     Raises:
         UnknownGameError: no game has this name.
@@ -139,13 +152,30 @@ def register_game(name: str, game: type[Game] | str) -> type[Game]:
 
 
 def unregister_game(name: str) -> None:
-    """Forget a game registered with :func:`register_game` (no-op if it is not)."""
+    """Forget a game registered with :func:`register_game` (no-op if it is not).
+
+    Args:
+        name: the registered name; also removed from ``FORUMLAB_GAMES``.
+    """
     if _REGISTERED.pop(name, None) is not None:
         _set_env_targets({n: t for n, t in _env_targets().items() if n != name})
 
 
 def create_game(name: str, config: dict[str, Any] | None = None, **options) -> Game:
-    """A configured game from its name and options (config dict and/or keywords)."""
+    """A configured game.
+
+    Args:
+        name: a registered game name.
+        config: the game's options, e.g. ``{"players": 3}`` (None: the defaults).
+        **options: more options; they win over ``config``.
+
+    Returns:
+        The Game object.
+
+    Raises:
+        UnknownGameError, GameRegistrationError: as :func:`get_game_class`.
+        ConfigError: an unknown option or a bad value.
+    """
     merged = dict(config or {})
     merged.update(options)
     return get_game_class(name).from_config(merged)

@@ -1,0 +1,110 @@
+"""Game options: validation with one-line ConfigError messages."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from forumlab.core.errors import ConfigError
+
+from .catalogue import (
+    DEFAULT_DEED_PRICES,
+    DEFAULT_MAX_TURNS,
+    GRID_SIZE,
+    MODULES_IMPLEMENTED,
+    MODULES_KNOWN,
+)
+
+OPTION_NAMES = ("players", "modules", "draft", "deed_prices", "max_turns",
+                "objectives", "consul", "max_trades")
+
+
+def _integer(value, name: str) -> int:
+    if isinstance(value, bool):
+        raise ConfigError(f"{name} must be an integer, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ConfigError(f"{name} must be an integer, not {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Options:
+    """Validated options of one game (see the spec's "Options" section)."""
+
+    players: int = 3
+    modules: tuple[str, ...] = ()
+    draft: bool = False
+    deed_prices: tuple[int, ...] = DEFAULT_DEED_PRICES
+    max_turns: int = DEFAULT_MAX_TURNS
+    objectives: str = "hidden"
+    consul: bool | str = False
+    max_trades: int = 1
+
+    @property
+    def monuments(self) -> bool:
+        return "monuments" in self.modules
+
+    def config(self) -> dict:
+        """The options as a JSON-ready dict (the record's ``config``)."""
+        return {"players": self.players, "modules": list(self.modules), "draft": self.draft,
+                "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+
+
+def validate(**options) -> Options:
+    """Options from keyword values, checked; ConfigError (one line) for anything wrong.
+
+    Args:
+        options: any of ``players`` (2-5), ``modules`` (list of module names),
+            ``draft`` (bool), ``deed_prices`` (6 non-decreasing non-negative integers),
+            ``max_turns`` (>= 1), and the later modules' ``objectives`` ("hidden"/"public"),
+            ``consul`` (false until implemented), ``max_trades`` (0-3).
+
+    Returns:
+        The Options.
+    """
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise ConfigError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})")
+    players = _integer(options.get("players", 3), "players")
+    if players not in GRID_SIZE:
+        raise ConfigError(f"players must be 2-5, not {players}")
+
+    modules = options.get("modules", ())
+    if isinstance(modules, str) or not isinstance(modules, (list, tuple)):
+        raise ConfigError(f"modules must be a list of module names, not {modules!r}")
+    for name in modules:
+        if name not in MODULES_KNOWN:
+            raise ConfigError(f"unknown module {name!r} (known: {', '.join(MODULES_KNOWN)})")
+        if name not in MODULES_IMPLEMENTED:
+            raise ConfigError(f"module {name!r} is not implemented yet")
+    if len(set(modules)) != len(modules):
+        raise ConfigError(f"modules lists a module twice: {list(modules)}")
+
+    draft = options.get("draft", False)
+    if not isinstance(draft, bool):
+        raise ConfigError(f"draft must be true or false, not {draft!r}")
+
+    prices = options.get("deed_prices", DEFAULT_DEED_PRICES)
+    if isinstance(prices, str) or not isinstance(prices, (list, tuple)) or len(prices) != 6:
+        raise ConfigError(f"deed_prices must be a list of 6 integers, not {prices!r}")
+    prices = tuple(_integer(p, "each deed price") for p in prices)
+    if min(prices) < 0 or any(a > b for a, b in zip(prices, prices[1:])):
+        raise ConfigError(f"deed_prices must be non-negative and non-decreasing, not {list(prices)}")
+
+    max_turns = _integer(options.get("max_turns", DEFAULT_MAX_TURNS), "max_turns")
+    if max_turns < 1:
+        raise ConfigError(f"max_turns must be >= 1, not {max_turns}")
+
+    objectives = options.get("objectives", "hidden")
+    if objectives not in ("hidden", "public"):
+        raise ConfigError(f"objectives must be 'hidden' or 'public', not {objectives!r}")
+    consul = options.get("consul", False)
+    if consul is True or consul in ("standard", "hard", "challenge"):
+        raise ConfigError("the Will of the Consul is not implemented yet")
+    if consul is not False:
+        raise ConfigError(f"consul must be false, 'standard', 'hard' or 'challenge', not {consul!r}")
+    max_trades = _integer(options.get("max_trades", 1), "max_trades")
+    if not 0 <= max_trades <= 3:
+        raise ConfigError(f"max_trades must be 0-3, not {max_trades}")
+    return Options(players, tuple(modules), draft, prices, max_turns, objectives, consul, max_trades)
