@@ -174,6 +174,18 @@ for _p, _cells in enumerate(_all):
         PL_BB[_p, _cell >> 6] |= np.uint64(1) << np.uint64(_cell & 63)
 PL_BB = PL_BB.view(np.int64)
 
+# Placements are sorted by their cells, so those whose lowest cell is c are contiguous:
+# local indices MIN_START[N - 7, sh, c] .. + MIN_COUNT[N - 7, sh, c] (move generation
+# walks the owned lots instead of every placement).
+MIN_START = np.zeros((len(SIZES), N_SHAPES, 100), dtype=np.int64)
+MIN_COUNT = np.zeros((len(SIZES), N_SHAPES, 100), dtype=np.int64)
+for _ni in range(len(SIZES)):
+    for _s in range(N_SHAPES):
+        for _k in range(PL_COUNT[_ni, _s] - 1, -1, -1):
+            _first = _all[PL_BASE[_ni, _s] + _k][0]
+            MIN_START[_ni, _s, _first] = _k
+            MIN_COUNT[_ni, _s, _first] += 1
+
 # Placement lookup for the notation: (N, shape, cells) -> local placement index.
 PLACEMENT_INDEX = {
     (_n, _s, tuple(_all[PL_BASE[_ni, _s] + _k])): _k

@@ -7,7 +7,7 @@ option. Decisions where the spec is silent are listed in :mod:`.kernels`.
 import numpy as np
 from numba import njit
 
-from ...core.bits import popcount
+from ...core.bits import lowest_bit_index, popcount
 from .data import (
     CIVIC,
     CODE_SHAPE,
@@ -16,6 +16,8 @@ from .data import (
     COMMERCIAL,
     LOT_MARKERS,
     MAX_PL_PER_SHAPE,
+    MIN_COUNT,
+    MIN_START,
     MON_ON_BUILD,
     MON_REQ,
     N_CODES,
@@ -26,7 +28,6 @@ from .data import (
     PL_BASE,
     PL_BB,
     PL_CELLS,
-    PL_COUNT,
     PL_NCELLS,
     REQ_BLD6,
     REQ_CIVIC2,
@@ -130,15 +131,15 @@ def monument_stats(s, p, stats):
     silver, population, owned lots."""
     n = s[SIZE]
     stats[:] = 0
-    seen = np.zeros(INSTANCE_STRIDE, dtype=np.bool_)
+    seen = np.int64(0)  # bit set of the instance slots already counted
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b == 0 or instance_owner(b) != p:
             continue
-        slot = (b - 1) % INSTANCE_STRIDE
-        if seen[slot]:
+        bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+        if seen & bit:
             continue
-        seen[slot] = True
+        seen |= bit
         code = instance_code(b)
         t = CODE_TYPE[code]
         if t == CIVIC:
@@ -200,8 +201,7 @@ def footprint_ok(s, p, pl, size, markers):
     if (PL_BB[pl, 0] & ~s[OWN + 2 * p]) | (PL_BB[pl, 1] & ~s[OWN + 2 * p + 1]):
         return False
     nc = PL_NCELLS[pl]
-    covered = np.zeros(8, dtype=np.int64)
-    nb = 0
+    covered = np.int64(0)  # bit set of the covered instances' slots (all seat p's)
     inside = 0
     outside = 0
     for j in range(nc):
@@ -212,13 +212,9 @@ def footprint_ok(s, p, pl, size, markers):
         code = instance_code(b)
         if code >= N_PLAYER_CODES or CODE_SIZE[code] >= size:
             return False
-        dup = False
-        for q in range(nb):
-            if covered[q] == b:
-                dup = True
-        if not dup:
-            covered[nb] = b
-            nb += 1
+        bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+        if not covered & bit:
+            covered |= bit
             outside += CODE_SIZE[code]
     outside -= inside
     return markers + (nc - inside) >= outside
@@ -266,12 +262,12 @@ def build_moves(s, p, out, k):
     n = s[SIZE]
     ni = n - 7
     markers = marker_supply(s, p)
-    allowed = np.zeros(N_CODES, dtype=np.bool_)
-    any_shape = np.zeros(N_SHAPES, dtype=np.bool_)
+    allowed = np.int64(0)  # bit c: code c may be built (supply, monument rules)
+    any_shape = np.int64(0)  # bit sh: some allowed code has shape sh
     for c in range(N_PLAYER_CODES):
         if s[SUPPLY + p * N_PLAYER_CODES + c] > 0:
-            allowed[c] = True
-            any_shape[CODE_SHAPE[c]] = True
+            allowed |= np.int64(1) << c
+            any_shape |= np.int64(1) << CODE_SHAPE[c]
     if s[MODULES] != 0 and s[MON_LEFT + p] > 0:
         stats = np.zeros(8, dtype=np.int64)
         monument_stats(s, p, stats)
@@ -279,29 +275,39 @@ def build_moves(s, p, out, k):
             m = s[DISPLAY + j]
             if m > 0 and monument_allowed(s, p, m, stats):
                 c = N_PLAYER_CODES + m - 1
-                allowed[c] = True
-                any_shape[CODE_SHAPE[c]] = True
+                allowed |= np.int64(1) << c
+                any_shape |= np.int64(1) << CODE_SHAPE[c]
+    own0 = s[OWN + 2 * p]
+    own1 = s[OWN + 2 * p + 1]
     for sh in range(N_SHAPES):
-        if not any_shape[sh]:
+        if not (any_shape >> sh) & 1:
             continue
         base = PL_BASE[ni, sh]
         size = CODE_SIZE[SHAPE_CODES[sh, 0]]
-        for loc in range(PL_COUNT[ni, sh]):
-            pl = base + loc
-            if not footprint_ok(s, p, pl, size, markers):
-                continue
-            edge = -1
-            for j in range(SHAPE_NCODES[sh]):
-                c = SHAPE_CODES[sh, j]
-                if not allowed[c]:
-                    continue
-                if c >= N_PLAYER_CODES and (MON_REQ[c] & REQ_EDGE):
-                    if edge < 0:
-                        edge = 1 if on_edge(pl, n) else 0
-                    if edge == 0:
+        for w in range(2):
+            bits = own0 if w == 0 else own1
+            while bits != 0:
+                first = 64 * w + lowest_bit_index(bits)
+                bits &= bits - 1
+                start = MIN_START[ni, sh, first]
+                for loc in range(start, start + MIN_COUNT[ni, sh, first]):
+                    pl = base + loc
+                    if (PL_BB[pl, 0] & ~own0) | (PL_BB[pl, 1] & ~own1):
                         continue
-                out[k] = BUILD_BASE + c * MAX_PL_PER_SHAPE + loc
-                k += 1
+                    if not footprint_ok(s, p, pl, size, markers):
+                        continue
+                    edge = -1
+                    for j in range(SHAPE_NCODES[sh]):
+                        c = SHAPE_CODES[sh, j]
+                        if not (allowed >> c) & 1:
+                            continue
+                        if c >= N_PLAYER_CODES and (MON_REQ[c] & REQ_EDGE):
+                            if edge < 0:
+                                edge = 1 if on_edge(pl, n) else 0
+                            if edge == 0:
+                                continue
+                        out[k] = BUILD_BASE + c * MAX_PL_PER_SHAPE + loc
+                        k += 1
     return k
 
 

@@ -153,13 +153,13 @@ def population_of(s, p):
     """Citizens of seat p's residential buildings (monuments included)."""
     n = s[SIZE]
     total = 0
-    seen = np.zeros(INSTANCE_STRIDE, dtype=np.bool_)
+    seen = np.int64(0)  # bit set of the instance slots already counted
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b != 0 and instance_owner(b) == p:
-            slot = (b - 1) % INSTANCE_STRIDE
-            if not seen[slot]:
-                seen[slot] = True
+            bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+            if not seen & bit:
+                seen |= bit
                 code = instance_code(b)
                 if CODE_TYPE[code] == RESIDENTIAL:
                     total += CODE_CITIZENS[code]
@@ -171,13 +171,13 @@ def commercial_silver(s, p):
     """Silver shown by seat p's commercial buildings and commercial monuments."""
     n = s[SIZE]
     total = 0
-    seen = np.zeros(INSTANCE_STRIDE, dtype=np.bool_)
+    seen = np.int64(0)  # bit set of the instance slots already counted
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b != 0 and instance_owner(b) == p:
-            slot = (b - 1) % INSTANCE_STRIDE
-            if not seen[slot]:
-                seen[slot] = True
+            bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+            if not seen & bit:
+                seen |= bit
                 code = instance_code(b)
                 if CODE_TYPE[code] == COMMERCIAL:
                     total += CODE_SILVER[code]
