@@ -80,7 +80,7 @@ from .scoring import instance_code, instance_owner
 
 KNOWN_LATER_MODULES = ("trading", "stealing", "objectives", "invocations", "roles")
 DEFAULT_PRICES = (2, 3, 4, 6, 8, 10)
-MAX_TURNS_LIMIT = 1_000_000  # keeps silver far below 1e9, the tie-break's scale
+MAX_TURNS_LIMIT = 1_000_000
 SEATS = "ABCDE"
 CODE_BY_NAME = {name: code for code, name in enumerate(CODE_NAMES)}
 
