@@ -352,7 +352,7 @@ def test_ties_go_to_silver_then_are_shared():
     a[L.VP:L.VP + 4] = [30, 30, 30, 12]
     a[L.SILVER:L.SILVER + 4] = [4, 9, 4, 50]
     res = state.result()
-    assert res["scores"] == [30, 30.1, 30, 12] and res["ranks"] == [2, 1, 2, 4]
+    assert res["scores"] == [30, 30.2, 30, 12] and res["ranks"] == [2, 1, 2, 4]
 
 
 def test_result_reports_vp_by_source_that_adds_up():
