@@ -277,13 +277,13 @@ def test_bad_options_are_one_line_config_errors(options, words):
 
 @pytest.mark.parametrize("text", ["", "i", "D0", "D7", "D01", "R3L@c4,c3,d4", "R3L@c3,c4", "R9@a1",
                                   "R1@z9", "R1@a9", "R1@a0", "K:", "K:a1,a2", "R1@a1,", "I "])
-def test_malformed_moves_name_the_ply(text):
+def test_malformed_moves_are_illegal_move_errors(text):
     game = FoundationsOfRome(players=3)
     state = game.new_state(0)
     state.play("I")
     with pytest.raises(IllegalMoveError) as exc:
         state.play(text)
-    assert "ply 2" in str(exc.value) or "not legal" in str(exc.value)
+    assert "malformed" in str(exc.value) or "not legal" in str(exc.value) or "shape" in str(exc.value)
 
 
 def test_notation_round_trips_on_the_10x10_city():
@@ -384,3 +384,22 @@ def test_determinize_redeals_piles_and_unseen_hands_but_keeps_the_observation():
     unlocated = lambda x: sorted(piles(x) + [int(x[L.PICK])] + [  # noqa: E731
         int(x[L.HANDS + 6 * q + j]) for q in (0, 2) for j in range(int(x[L.HAND_N + q]))])
     assert unlocated(view) == unlocated(a)
+
+
+@pytest.mark.parametrize("bad, words", [("R9@a1", "ply 4: illegal move 'R9@a1': malformed"),
+                                        ("D6", "ply 4: illegal move 'D6'"),
+                                        ("R1@a1,a2", "ply 4: illegal move 'R1@a1,a2'")])
+def test_replay_of_a_bad_record_is_one_line_naming_the_ply(tmp_path, bad, words):
+    from click.testing import CliRunner
+
+    from forumlab.cli import main
+
+    game = FoundationsOfRome(players=2, deed_prices=[90, 90, 90, 90, 90, 90])
+    record = {"format": "forumlab-record/1", "game": NAME, "config": game.config, "seed": 1,
+              "moves": ["I", "I", "I", bad]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2
+    lines = [x for x in result.output.splitlines() if x]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]

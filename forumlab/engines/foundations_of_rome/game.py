@@ -155,9 +155,9 @@ class FoundationsOfRome(Game):
         return f"{CODE_NAMES[bcode]}@" + ",".join(cell_name(c, n) for c in cells)
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
-        ply = int(array[PLY]) + 1
+        # No ply number here: replay and play prefix it ("ply 12: illegal move ...").
         if not isinstance(text, str):
-            raise IllegalMoveError(f"ply {ply}: a move must be text, not {text!r}")
+            raise IllegalMoveError(f"a move must be text, not {text!r}")
         n = int(array[SIZE])
         if text == "I":
             return INCOME
@@ -171,13 +171,13 @@ class FoundationsOfRome(Game):
                 raise ValueError("expected I, D1-D6, K:<lot> or <building>@<lots>")
             cells = [parse_cell(c, n) for c in cells_text.split(",")]
         except ValueError as exc:
-            raise IllegalMoveError(f"ply {ply}: malformed move {text!r}: {exc}") from None
+            raise IllegalMoveError(f"malformed move {text!r}: {exc}") from None
         if any(a >= b for a, b in zip(cells, cells[1:])):
-            raise IllegalMoveError(f"ply {ply}: malformed move {text!r}: lots must be in ascending order")
+            raise IllegalMoveError(f"malformed move {text!r}: lots must be in ascending order")
         bcode = CODE_BY_NAME[name]
         loc = PLACEMENT_INDEX.get((n, int(CODE_SHAPE[bcode]), tuple(cells)))
         if loc is None:
-            raise IllegalMoveError(f"ply {ply}: {text!r}: the lots are not the shape of {name}")
+            raise IllegalMoveError(f"{text!r}: the lots are not the shape of {name}")
         return encode_build(bcode, loc)
 
     # ---- results -------------------------------------------------------------------
