@@ -403,3 +403,18 @@ def test_replay_of_a_bad_record_is_one_line_naming_the_ply(tmp_path, bad, words)
     assert result.exit_code == 2
     lines = [x for x in result.output.splitlines() if x]
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]
+
+
+def test_render_shows_city_deed_board_piles_and_supplies():
+    game = FoundationsOfRome(players=3, modules=["monuments"], deed_prices=[1, 2, 3, 4, 5, 6])
+    state = game.new_state(0)
+    a = state.array
+    own_lot = next(c for c in range(64) if (int(a[L.OWN + (c >> 6)]) >> (c & 63)) & 1)
+    state.play(f"R1@{L.cell_name(own_lot, 8)}")
+    picture = state.render()
+    assert f"A:R1@{L.cell_name(own_lot, 8)}" in picture and "($6)" in picture and "piles 10/15/15" in picture
+    assert "B: VP 0 silver 6 population 0 markers 2/8 monument markers 6" in picture
+    assert "B to move" in picture and "M" in picture.split("monuments: ")[1]
+    rows = picture.splitlines()[1:9]
+    assert sum(row.count("A") for row in rows) == 1 and sum(row.count("a") for row in rows) == 5
+    assert "\x1b[" in state.render(color=True)
