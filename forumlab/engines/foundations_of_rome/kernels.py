@@ -17,7 +17,14 @@ Decisions where the spec is silent (also in the game facade's docstring):
   shared ranks follow the spec's tie-break (VP, then silver, then shared) and untied
   scores are whole VP; the details report VP and silver apart.
 - A building's copy (R1, C1, R2, C2 come twice) does not matter: the first copy not
-  on the board is used.
+  on the board is used; identical copies are one move.
+- ``determinize`` redeals the unlocated cards from their sorted list and keeps other
+  seats' hands sorted, so a view depends only on what the observer saw, never on where
+  the hidden cards truly are (:mod:`.hidden`).
+- Options of later modules (``objectives``, ``max_trades``) are not accepted yet;
+  ``consul`` may only be false; ``max_turns`` is 1..1,000,000.
+- The era ends only through a Buy that empties the deed board (the only way it can
+  empty in the base game); a capped game gets no further scoring.
 """
 import numpy as np
 from numba import njit
