@@ -418,3 +418,20 @@ def test_render_shows_city_deed_board_piles_and_supplies():
     rows = picture.splitlines()[1:9]
     assert sum(row.count("A") for row in rows) == 1 and sum(row.count("a") for row in rows) == 5
     assert "\x1b[" in state.render(color=True)
+
+
+@pytest.mark.parametrize("config, plies, vp, silver, population", [
+    ({"players": 3, "modules": ["monuments"], "draft": True}, 164, [75, 64, 85], [35, 29, 23], [12, 8, 14]),
+    ({"players": 5}, 206, [67, 36, 65, 66, 68], [21, 59, 3, 21, 53], [8, 6, 1, 6, 6]),
+])
+def test_golden_games(config, plies, vp, silver, population):
+    """Seed 21, moves drawn by random.Random(21) from the sorted legal notation; the
+    end agrees with the reference engine's (checked when these figures were taken)."""
+    import random
+
+    state = create_game(NAME, config).new_state(21)
+    chooser = random.Random(21)
+    while not state.is_terminal:
+        state.play(chooser.choice(sorted(state.legal_move_texts())))
+    res = state.result()
+    assert (res["plies"], res["vp"], res["silver"], res["population"]) == (plies, vp, silver, population)
