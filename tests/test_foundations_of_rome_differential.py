@@ -129,3 +129,29 @@ def test_engines_agree_with_other_prices_and_a_cap():
 def test_engines_agree_on_many_more_games(config):
     for seed in range(100, 170):
         play_both(config, seed)
+
+
+def test_engines_agree_on_greedy_games_full_of_monuments():
+    """Greedy play builds far more (and more monuments) than random play does."""
+    from forumlab.agents.registry import create_agent
+
+    monuments = 0
+    for seed in range(8):
+        players = 2 + seed % 4
+        config = {"players": players, "modules": ["monuments"], "draft": seed % 2 == 0,
+                  "deed_prices": [1, 2, 3, 4, 5, 6] if seed % 3 == 0 else [2, 3, 4, 6, 8, 10]}
+        game = create_game("foundations-of-rome", config)
+        state = game.new_state(seed)
+        ref = ReferenceFoundationsOfRome(**config).new_game(seed)
+        agents = [create_agent("greedy", seed=q) for q in range(players)]
+        while not state.is_terminal:
+            where = f"{config} seed {seed} ply {len(state.history)}"
+            assert sorted(state.legal_move_texts()) == sorted(ref.legal_moves()), where
+            assert summary(state.array) == reference_summary(ref), where
+            text = game.format_move(state.array, agents[state.current_player].choose(state))
+            monuments += text.startswith("M")
+            state.play(text)
+            ref.play(text)
+        assert summary(state.array) == reference_summary(ref)
+        assert state.result()["vp_by_source"] == ref.result()["vp_by_source"]
+    assert monuments >= 5
