@@ -21,7 +21,24 @@ from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 
-DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4"}
+DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome": "2,4"}
+
+
+class _PlaysNotation:
+    """A reference state that plays notation texts (``play``), seen through the
+    ``apply``/``random_move``/``is_terminal`` interface that bench_reference uses."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def is_terminal(self):
+        return self.state.is_terminal()
+
+    def random_move(self, rng):
+        return self.state.random_move(rng)
+
+    def apply(self, move):
+        self.state.play(move)
 
 
 def _reference_engine(game: str, config: dict, seed: int):
@@ -38,6 +55,10 @@ def _reference_engine(game: str, config: dict, seed: int):
         names = [square_name(q) for q in stones]
         tower_name = square_name(tower) if tower >= 0 else None
         return lambda: ReferenceForma(config["players"], obstacles=names, tower=tower_name, seed=seed)
+    if game == "foundations-of-rome":
+        from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
+
+        return lambda: _PlaysNotation(ReferenceFoundationsOfRome(**config).new_game(seed))
     raise click.UsageError(f"no reference engine benchmark for {game!r}")
 
 

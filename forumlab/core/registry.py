@@ -36,6 +36,7 @@ ENV_VAR = "FORUMLAB_GAMES"
 _GAMES: dict[str, str] = {
     "forum-romanum": "forumlab.engines.forum_romanum.game:ForumRomanum",
     "forma": "forumlab.engines.forma.game:Forma",
+    "foundations-of-rome": "forumlab.engines.foundations_of_rome.game:FoundationsOfRome",
 }
 _REGISTERED: dict[str, type[Game]] = {}  # register_game, this process only
 _CHECKED: dict[str, type[Game]] = {}  # name -> class that passed check_game_class

@@ -32,6 +32,7 @@ from forumlab.core.registry import create_game
 from forumlab.engines.forma.pieces import square_name
 from forumlab.engines.forma.reference import ReferenceForma
 from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
+from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
 
 HERE = Path(__file__).resolve().parent
 # Depth d + 1 is counted while the positions at depth d number at most this: each
@@ -51,11 +52,38 @@ def _forma(game, seed):
                           tower=square_name(tower) if tower >= 0 else None)
 
 
+class _NotationReference:
+    """A reference state whose moves are notation texts, with the copy/apply/legal_moves/
+    is_terminal interface used here (Foundations of Rome's reference plays texts)."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def copy(self):
+        return _NotationReference(self.state.copy())
+
+    def apply(self, move):
+        self.state.play(move)
+
+    def legal_moves(self):
+        return self.state.legal_moves()
+
+    def is_terminal(self):
+        return self.state.is_terminal()
+
+
+def _foundations_of_rome(game, seed):
+    return _NotationReference(ReferenceFoundationsOfRome(**game.config).new_game(seed))
+
+
 # game name -> (options beside the player count, further configs, reference engine)
 GAMES = {
     "forum-romanum": ({}, [{"players": 2, "max_rounds": 0}, {"players": 3, "max_rounds": 0}],
                       _forum_romanum),
     "forma": ({"obstacles": "random"}, [{"players": 4, "obstacles": "none"}], _forma),
+    "foundations-of-rome": ({}, [{"players": 3, "draft": True, "modules": ["monuments"]},
+                                 {"players": 5, "draft": True, "modules": ["monuments"]}],
+                            _foundations_of_rome),
 }
 
 
@@ -93,7 +121,7 @@ def line(name: str, config: dict, seed: int) -> dict:
     texts = []
     while not ref.is_terminal():
         move = chooser.choice(sorted(ref.legal_moves()))
-        texts.append(state.game.format_move(state.array, move))
+        texts.append(move if isinstance(move, str) else state.game.format_move(state.array, move))
         state.play(move)
         ref.apply(move)
         positions.append(ref.copy())

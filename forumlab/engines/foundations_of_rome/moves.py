@@ -1,0 +1,498 @@
+"""Legal moves and their effects: draft picks, Income, Buy, Build (monuments included),
+and the turn order around them (final turns, era ends, the ``max_turns`` cap).
+
+Rules: the spec's sections "A turn", "End of an era", "Monuments" and the draft
+option. Decisions where the spec is silent are listed in :mod:`.kernels`.
+"""
+import numpy as np
+from numba import njit
+
+from ...core.bits import lowest_bit_index, popcount
+from .data import (
+    CIVIC,
+    CODE_SHAPE,
+    CODE_SIZE,
+    CODE_TYPE,
+    COMMERCIAL,
+    LOT_MARKERS,
+    MAX_PL_PER_SHAPE,
+    MIN_COUNT,
+    MIN_START,
+    MON_ON_BUILD,
+    MON_REQ,
+    N_CODES,
+    N_PLAYER_CODES,
+    N_SHAPES,
+    ON_BUILD_SILVER3,
+    ON_BUILD_VP2,
+    PL_BASE,
+    PL_BB,
+    PL_CELLS,
+    PL_NCELLS,
+    REQ_BLD6,
+    REQ_CIVIC2,
+    REQ_COMM4,
+    REQ_EDGE,
+    REQ_LOTS14,
+    REQ_POP6,
+    REQ_RES3,
+    REQ_RES4,
+    REQ_SILVER3,
+    REQ_SILVER4,
+    REQ_SIZE3,
+    REQ_SIZE4,
+)
+from .layout import (
+    BUILD_BASE,
+    BUILT,
+    BUYER,
+    CELL_BLD,
+    DISPLAY,
+    DRAFT_ROUND,
+    ERA,
+    FINAL_LEFT,
+    HAND_N,
+    HANDS,
+    INCOME,
+    INSTANCE_STRIDE,
+    MAX_TURNS,
+    MODULES,
+    MON_BUILT,
+    MON_LEFT,
+    MONUMENT_SLOT,
+    N_PLAYERS,
+    OWN,
+    PH_DRAFT,
+    PH_FINAL,
+    PH_OVER,
+    PH_PLAY,
+    PHASE,
+    PICK,
+    PICK_BASE,
+    PILE_LEN,
+    PILE_POS,
+    PILE_ROOM,
+    PILES,
+    PLAYER,
+    PLY,
+    POP,
+    PRICES,
+    SEEN,
+    SILVER,
+    SIZE,
+    SLOTS,
+    SRC_MONUMENTS,
+    START_PLAYER,
+    SUPPLY,
+    TRUNCATED,
+    TURNS,
+)
+from .scoring import (
+    add_vp,
+    adjacent_instances,
+    commercial_silver,
+    instance_code,
+    instance_owner,
+    population_of,
+    score_end,
+    score_era,
+)
+
+# Codes of each shape: SHAPE_CODES[sh, :SHAPE_NCODES[sh]] (player codes first).
+SHAPE_NCODES = np.zeros(N_SHAPES, dtype=np.int64)
+SHAPE_CODES = np.zeros((N_SHAPES, N_CODES), dtype=np.int64)
+for _c in range(N_CODES):
+    _sh = CODE_SHAPE[_c]
+    SHAPE_CODES[_sh, SHAPE_NCODES[_sh]] = _c
+    SHAPE_NCODES[_sh] += 1
+
+
+# ---- small queries -----------------------------------------------------------------
+@njit(cache=True, inline="always")
+def marker_supply(s, p):
+    """Lot markers in seat p's supply: 8 minus its owned unbuilt lots."""
+    return LOT_MARKERS - popcount(s[OWN + 2 * p] & ~s[BUILT + 2 * p]) - popcount(
+        s[OWN + 2 * p + 1] & ~s[BUILT + 2 * p + 1])
+
+
+@njit(cache=True, inline="always")
+def board_empty(s):
+    """True when no deed-board slot holds a card."""
+    for k in range(6):
+        if s[SLOTS + k] >= 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def monument_stats(s, p, stats):
+    """Seat p's figures for monument requirements, into ``stats``: civic, commercial,
+    residential and all buildings on the board, largest building size, commercial
+    silver, population, owned lots."""
+    n = s[SIZE]
+    stats[:] = 0
+    seen = np.int64(0)  # bit set of the instance slots already counted
+    for cell in range(n * n):
+        b = s[CELL_BLD + cell]
+        if b == 0 or instance_owner(b) != p:
+            continue
+        bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+        if seen & bit:
+            continue
+        seen |= bit
+        code = instance_code(b)
+        t = CODE_TYPE[code]
+        if t == CIVIC:
+            stats[0] += 1
+        elif t == COMMERCIAL:
+            stats[1] += 1
+        else:
+            stats[2] += 1
+        stats[3] += 1
+        stats[4] = max(stats[4], CODE_SIZE[code])
+    stats[5] = commercial_silver(s, p)
+    stats[6] = s[POP + p]
+    stats[7] = popcount(s[OWN + 2 * p]) + popcount(s[OWN + 2 * p + 1])
+
+
+@njit(cache=True)
+def requirement_met(req, stats):
+    """Whether the stats meet a monument's requirement bits (edge checked apart)."""
+    if (req & REQ_CIVIC2) and stats[0] < 2:
+        return False
+    if (req & REQ_POP6) and stats[6] < 6:
+        return False
+    if (req & REQ_LOTS14) and stats[7] < 14:
+        return False
+    if (req & REQ_COMM4) and stats[1] < 4:
+        return False
+    if (req & REQ_RES4) and stats[2] < 4:
+        return False
+    if (req & REQ_SIZE3) and stats[4] < 3:
+        return False
+    if (req & REQ_SILVER3) and stats[5] < 3:
+        return False
+    if (req & REQ_SIZE4) and stats[4] < 4:
+        return False
+    if (req & REQ_BLD6) and stats[3] < 6:
+        return False
+    if (req & REQ_SILVER4) and stats[5] < 4:
+        return False
+    if (req & REQ_RES3) and stats[2] < 3:
+        return False
+    return True
+
+
+@njit(cache=True)
+def on_edge(pl, n):
+    """Whether placement pl contains a lot of the first or last row or column."""
+    for j in range(PL_NCELLS[pl]):
+        cell = PL_CELLS[pl, j]
+        r = cell // n
+        c = cell - r * n
+        if r == 0 or c == 0 or r == n - 1 or c == n - 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def footprint_ok(s, p, pl, size, markers):
+    """Build rules (a)-(c) for a building of ``size`` cells on placement pl."""
+    if (PL_BB[pl, 0] & ~s[OWN + 2 * p]) | (PL_BB[pl, 1] & ~s[OWN + 2 * p + 1]):
+        return False
+    nc = PL_NCELLS[pl]
+    covered = np.int64(0)  # bit set of the covered instances' slots (all seat p's)
+    inside = 0
+    outside = 0
+    for j in range(nc):
+        b = s[CELL_BLD + PL_CELLS[pl, j]]
+        if b == 0:
+            continue
+        inside += 1
+        code = instance_code(b)
+        if code >= N_PLAYER_CODES or CODE_SIZE[code] >= size:
+            return False
+        bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
+        if not covered & bit:
+            covered |= bit
+            outside += CODE_SIZE[code]
+    outside -= inside
+    return markers + (nc - inside) >= outside
+
+
+@njit(cache=True)
+def monument_allowed(s, p, m, stats):
+    """Whether seat p may build displayed monument M<m> (displayed, unbuilt, marker
+    left, requirement other than "edge" met)."""
+    if s[MON_LEFT + p] <= 0 or (s[MON_BUILT] >> (m - 1)) & 1:
+        return False
+    for k in range(8):
+        if s[DISPLAY + k] == m:
+            return requirement_met(MON_REQ[N_PLAYER_CODES + m - 1], stats)
+    return False
+
+
+# ---- legal moves -------------------------------------------------------------------
+@njit(cache=True)
+def legal_moves(s, out):
+    """Write the legal move codes to out and return their number."""
+    phase = s[PHASE]
+    if phase == PH_OVER:
+        return 0
+    p = s[PLAYER]
+    k = 0
+    if phase == PH_DRAFT:
+        for j in range(s[HAND_N + p]):
+            out[k] = PICK_BASE + s[HANDS + 6 * p + j]
+            k += 1
+        return k
+    out[k] = INCOME
+    k += 1
+    if phase == PH_PLAY and marker_supply(s, p) > 0:
+        for j in range(6):
+            if s[SLOTS + j] >= 0 and s[SILVER + p] >= s[PRICES + j]:
+                out[k] = 1 + j
+                k += 1
+    return build_moves(s, p, out, k)
+
+
+@njit(cache=True)
+def build_moves(s, p, out, k):
+    """Append the legal builds of seat p to out[k:]; return the new count."""
+    n = s[SIZE]
+    ni = n - 7
+    markers = marker_supply(s, p)
+    allowed = np.int64(0)  # bit c: code c may be built (supply, monument rules)
+    any_shape = np.int64(0)  # bit sh: some allowed code has shape sh
+    for c in range(N_PLAYER_CODES):
+        if s[SUPPLY + p * N_PLAYER_CODES + c] > 0:
+            allowed |= np.int64(1) << c
+            any_shape |= np.int64(1) << CODE_SHAPE[c]
+    if s[MODULES] != 0 and s[MON_LEFT + p] > 0:
+        stats = np.zeros(8, dtype=np.int64)
+        monument_stats(s, p, stats)
+        for j in range(8):
+            m = s[DISPLAY + j]
+            if m > 0 and monument_allowed(s, p, m, stats):
+                c = N_PLAYER_CODES + m - 1
+                allowed |= np.int64(1) << c
+                any_shape |= np.int64(1) << CODE_SHAPE[c]
+    own0 = s[OWN + 2 * p]
+    own1 = s[OWN + 2 * p + 1]
+    for sh in range(N_SHAPES):
+        if not (any_shape >> sh) & 1:
+            continue
+        base = PL_BASE[ni, sh]
+        size = CODE_SIZE[SHAPE_CODES[sh, 0]]
+        for w in range(2):
+            bits = own0 if w == 0 else own1
+            while bits != 0:
+                first = 64 * w + lowest_bit_index(bits)
+                bits &= bits - 1
+                start = MIN_START[ni, sh, first]
+                for loc in range(start, start + MIN_COUNT[ni, sh, first]):
+                    pl = base + loc
+                    if (PL_BB[pl, 0] & ~own0) | (PL_BB[pl, 1] & ~own1):
+                        continue
+                    if not footprint_ok(s, p, pl, size, markers):
+                        continue
+                    edge = -1
+                    for j in range(SHAPE_NCODES[sh]):
+                        c = SHAPE_CODES[sh, j]
+                        if not (allowed >> c) & 1:
+                            continue
+                        if c >= N_PLAYER_CODES and (MON_REQ[c] & REQ_EDGE):
+                            if edge < 0:
+                                edge = 1 if on_edge(pl, n) else 0
+                            if edge == 0:
+                                continue
+                        out[k] = BUILD_BASE + c * MAX_PL_PER_SHAPE + loc
+                        k += 1
+    return k
+
+
+# ---- effects -----------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _set_bit(s, base, cell):
+    s[base + (cell >> 6)] |= np.int64(1) << (cell & 63)
+
+
+@njit(cache=True, inline="always")
+def _clear_bit(s, base, cell):
+    s[base + (cell >> 6)] &= ~(np.int64(1) << (cell & 63))
+
+
+@njit(cache=True)
+def _instance_on_board(s, inst):
+    n = s[SIZE]
+    for cell in range(n * n):
+        if s[CELL_BLD + cell] == inst:
+            return True
+    return False
+
+
+@njit(cache=True)
+def do_build(s, p, bcode, loc):
+    """Build bcode on its local placement loc for seat p (legality not checked)."""
+    n = s[SIZE]
+    pl = PL_BASE[n - 7, CODE_SHAPE[bcode]] + loc
+    nc = PL_NCELLS[pl]
+    # Covered buildings return whole to the supply; their cells outside the
+    # footprint keep the lot and get a marker (markers are implicit: owned, unbuilt).
+    for j in range(nc):
+        b = s[CELL_BLD + PL_CELLS[pl, j]]
+        if b == 0:
+            continue
+        for cell in range(n * n):
+            if s[CELL_BLD + cell] == b:
+                s[CELL_BLD + cell] = 0
+                _clear_bit(s, BUILT + 2 * p, cell)
+        s[SUPPLY + p * N_PLAYER_CODES + instance_code(b)] += 1
+    if bcode < N_PLAYER_CODES:
+        inst = 1 + p * INSTANCE_STRIDE + 2 * bcode
+        if _instance_on_board(s, inst):
+            inst += 1
+        s[SUPPLY + p * N_PLAYER_CODES + bcode] -= 1
+    else:
+        m = bcode - N_PLAYER_CODES  # 0-based monument
+        inst = 1 + p * INSTANCE_STRIDE + MONUMENT_SLOT + m
+        s[MON_LEFT + p] -= 1
+        s[MON_BUILT] |= np.int64(1) << m
+    for j in range(nc):
+        cell = PL_CELLS[pl, j]
+        s[CELL_BLD + cell] = inst
+        _set_bit(s, BUILT + 2 * p, cell)
+    s[POP + p] = population_of(s, p)
+    effect = MON_ON_BUILD[bcode]
+    if effect != 0:
+        adj = np.empty(32, dtype=np.int64)
+        cells = PL_CELLS[pl]
+        na = adjacent_instances(s, cells, nc, inst, adj)
+        paid = np.zeros(s[N_PLAYERS], dtype=np.bool_)
+        for q in range(na):
+            owner = instance_owner(adj[q])
+            if paid[owner]:
+                continue
+            paid[owner] = True
+            if effect == ON_BUILD_VP2:
+                add_vp(s, owner, SRC_MONUMENTS, 2)
+            elif effect == ON_BUILD_SILVER3:
+                s[SILVER + owner] += 3
+
+
+@njit(cache=True)
+def do_buy(s, p, k):
+    """Buy the deed on slot k (1-6): pay, take the lot, slide, refill slot 6."""
+    j = k - 1
+    lot = s[SLOTS + j]
+    s[SILVER + p] -= s[PRICES + j]
+    _set_bit(s, OWN + 2 * p, lot)
+    for q in range(j, 5):
+        s[SLOTS + q] = s[SLOTS + q + 1]
+    e = s[ERA] - 1
+    if s[PILE_POS + e] < s[PILE_LEN + e]:
+        s[SLOTS + 5] = s[PILES + e * PILE_ROOM + s[PILE_POS + e]]
+        s[PILE_POS + e] += 1
+    else:
+        s[SLOTS + 5] = -1
+
+
+@njit(cache=True)
+def do_pick(s, p, lot):
+    """A draft pick: set aside until the round's last pick reveals them all."""
+    h = HANDS + 6 * p
+    cnt = s[HAND_N + p]
+    for j in range(cnt):
+        if s[h + j] == lot:
+            s[h + j] = s[h + cnt - 1]
+            s[h + cnt - 1] = -1
+            break
+    s[HAND_N + p] = cnt - 1
+    s[PICK + p] = lot
+    np_ = s[N_PLAYERS]
+    if p + 1 < np_:
+        s[PLAYER] = p + 1
+        return
+    for q in range(np_):
+        _set_bit(s, OWN + 2 * q, s[PICK + q])
+        s[PICK + q] = -1
+    # Each hand passes to the next seat clockwise; its cards are seen there.
+    hands = np.empty(6 * np_, dtype=np.int64)
+    counts = np.empty(np_, dtype=np.int64)
+    for q in range(np_):
+        counts[q] = s[HAND_N + q]
+        for j in range(6):
+            hands[6 * q + j] = s[HANDS + 6 * q + j]
+    for q in range(np_):
+        to = (q + 1) % np_
+        s[HAND_N + to] = counts[q]
+        for j in range(6):
+            lot_j = hands[6 * q + j]
+            s[HANDS + 6 * to + j] = lot_j
+            if lot_j >= 0:
+                s[SEEN + lot_j] |= np.int64(1) << to
+    s[DRAFT_ROUND] += 1
+    s[PLAYER] = 0
+    if s[DRAFT_ROUND] == 6:
+        s[PHASE] = PH_PLAY
+        s[START_PLAYER] = 0
+
+
+@njit(cache=True)
+def start_era(s, era):
+    """Fill the deed board from the era's pile."""
+    e = era - 1
+    for k in range(6):
+        if s[PILE_POS + e] < s[PILE_LEN + e]:
+            s[SLOTS + k] = s[PILES + e * PILE_ROOM + s[PILE_POS + e]]
+            s[PILE_POS + e] += 1
+        else:
+            s[SLOTS + k] = -1
+
+
+@njit(cache=True)
+def apply_move(s, move):
+    """Play a legal move in place, with everything it triggers automatically."""
+    p = s[PLAYER]
+    np_ = s[N_PLAYERS]
+    s[PLY] += 1
+    if s[PHASE] == PH_DRAFT:
+        do_pick(s, p, move - PICK_BASE)
+        return
+    bought = False
+    if move == INCOME:
+        s[SILVER + p] += 5 + commercial_silver(s, p)
+    elif move < PICK_BASE:
+        do_buy(s, p, move)
+        bought = True
+    else:
+        bcode = (move - BUILD_BASE) // MAX_PL_PER_SHAPE
+        do_build(s, p, bcode, move - BUILD_BASE - bcode * MAX_PL_PER_SHAPE)
+    s[TURNS] += 1
+    if s[TURNS] >= s[MAX_TURNS]:
+        s[PHASE] = PH_OVER
+        s[TRUNCATED] = 1
+        return
+    if s[PHASE] == PH_PLAY:
+        if bought and board_empty(s):
+            s[PHASE] = PH_FINAL
+            s[BUYER] = p
+            s[FINAL_LEFT] = np_
+        s[PLAYER] = (p + 1) % np_
+        return
+    s[FINAL_LEFT] -= 1
+    if s[FINAL_LEFT] > 0:
+        s[PLAYER] = (p + 1) % np_
+        return
+    era = s[ERA]
+    score_era(s, era)
+    if era == 3:
+        score_end(s)
+        s[PHASE] = PH_OVER
+        return
+    s[ERA] = era + 1
+    start = (s[BUYER] + 1) % np_
+    s[START_PLAYER] = start
+    s[PLAYER] = start
+    s[PHASE] = PH_PLAY
+    start_era(s, era + 1)
