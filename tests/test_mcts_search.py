@@ -285,3 +285,36 @@ def test_a_given_hrelative_overrides_a_tuned_rank_reward():
     assert agent.settings_for(game)["reward"] == "win"
     agent.act(game.new_state(1))
     assert create_agent("mcts(iterations=50)", seed=1).settings_for(game)["reward"] == "rank"
+
+
+def test_tree_reuse_never_keeps_a_tree_from_another_position_of_a_hidden_information_game():
+    """An agent of a hidden-information game is handed views without a history
+    (State.view_for). Tree reuse keyed on the history alone took every new view for
+    the old root and searched the previous position's tree again (MCTS then lost 12 of
+    12 Foundations of Rome games to greedy). Now the old root must lead to the new
+    position move for move, so a view starts a fresh tree and the move is legal."""
+    from forumlab.core.rng import make_rng
+
+    game = create_game("foundations-of-rome", players=3)
+    state = game.new_state(4)
+    agent = create_agent("mcts(iterations=300, reuse=true)", seed=2)
+    rng = make_rng(7)
+    for _ in range(6):
+        view = state.view_for(state.current_player, rng)
+        move = agent.act(view)
+        assert move in state.legal_moves().tolist()
+        assert agent.last_search["reused_nodes"] == 0
+        state.play(move)
+        for _ in range(2):  # the other seats move
+            state.play(create_agent("greedy", seed=1).act(state.view_for(state.current_player, rng)))
+
+
+def test_tree_reuse_still_keeps_the_subtree_in_a_perfect_information_game():
+    game = create_game("forum-romanum", players=3)
+    state = game.new_state(4)
+    agent = create_agent("mcts(iterations=2000, reuse=true)", seed=2)
+    state.play(agent.act(state))
+    for _ in range(2):
+        state.play(create_agent("greedy", seed=1).act(state))
+    agent.act(state)
+    assert agent.last_search["reused_nodes"] > 0

@@ -158,7 +158,7 @@ class MCTSAgent(Agent):
             root = state.array.copy()  # one per thread, nothing shared but read-only settings
             done, cpu = searches[i].spend(tag, root, settings, shares[i], deadline, cpu_budget,
                                           o["max_nodes"])
-            searches[i].root_key = key
+            searches[i].root_key = key + (state.array.copy(),)
             return done, cpu
 
         def deadline_from(started):
@@ -208,7 +208,7 @@ class _Search:
         self.rng = rng
         self.tree = None  # (nodes, rewards, meta, order pool)
         self.history = None  # per-player progressive-history table
-        self.root_key = None  # ((game, config, seed), history) of the tree's root
+        self.root_key = None  # ((game, config, seed), history, array) of the tree's root
 
     # ---- tree management ---------------------------------------------------------
     @staticmethod
@@ -228,9 +228,10 @@ class _Search:
         key = (state.game.name, repr(state.game.config), state.seed)
         kept = 0
         if reuse and self.tree is not None and self.root_key is not None:
-            old_key, old_history = self.root_key
+            old_key, old_history, old_array = self.root_key
             history = state.history
-            if old_key == key and history[: len(old_history)] == old_history:
+            if (old_key == key and history[: len(old_history)] == old_history
+                    and _leads_to(state.game, old_array, history[len(old_history):], state.array)):
                 path = np.array(history[len(old_history):], dtype=np.int64)
                 old_nodes, old_rewards, old_meta, old_pool = self.tree
                 capacity = min(int(old_meta[0]) + room + 1, max_nodes)
@@ -286,6 +287,17 @@ class _Search:
 
     def _run(self, tag, root, n: int, settings: kernel.Settings) -> int:
         return kernel.run_iterations(tag, root, n, self.tree, self.history, self.rng, settings)
+
+
+def _leads_to(game, array, moves, target) -> bool:
+    """True when playing ``moves`` from ``array`` gives exactly ``target``: the check
+    that the tree's old root and the new position are the same game. A history alone
+    is not enough: a hidden-information game's view has none (State.view_for), so
+    without this check the tree of the previous move was searched again."""
+    position = array.copy()
+    for move in moves:
+        game.kernels.apply_move(position, move)
+    return np.array_equal(position, target)
 
 
 def _best_root_move(state, trees) -> int:

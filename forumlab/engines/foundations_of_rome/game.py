@@ -99,11 +99,10 @@ class FoundationsOfRome(Game):
     # Measured with benchmarks.mcts_experiment (3 players, mcts(iterations=1000) against two
     # greedy seats, 24 games, seed 11): heuristic leaves (rollout=none, hscale=10, c=0.3)
     # +274 Elo [107, 441], win rate 0.67; random rollouts (the generic default) +154
-    # [-40, 349] on 12 games. reuse=False works around the agent's tree reuse, which
-    # matches the new root by move history: views of hidden-information games carry no
-    # history, so a kept tree was re-rooted at the previous position (MCTS then lost
-    # every game to greedy).
-    mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3, "reuse": False}
+    # [-40, 349] on 12 games (measured with reuse=false; tree reuse never applies to the
+    # views of a hidden-information game since it checks that the old root leads to the
+    # new position, which a resampled view does not).
+    mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
     kernels = Kernels.from_module(for_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, modules: list[str] | tuple[str, ...] = (), draft: bool = False,
