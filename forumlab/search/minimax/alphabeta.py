@@ -115,18 +115,18 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
     budget, else pushes frame sp and returns (ENTER_FRAME, 0). In BRS the default
     moves of non-searching opponents are played here first (advancing ply, not depth).
     """
+    # Most calls are leaves: take from the tuple only what a leaf needs (numba counts a
+    # reference for every array taken out of a tuple, a measurable cost per node).
     states = buffers.states
-    moves = buffers.moves
     stats = buffers.stats
     root = stats[STAT_ROOT]
     brs = settings.algorithm == BRS
-    scratch = buffers.values[SCRATCH_ROW]
     while True:
         if over_budget(stats):
             return ENTER_ABORT, 0.0
         s = states[ply]
         if is_terminal(tag, s):
-            return ENTER_VALUE, leaf_value(tag, s, root, scratch)
+            return ENTER_VALUE, leaf_value(tag, s, root, buffers.values[SCRATCH_ROW])
         if depth <= 0 or ply >= MAX_STACK - 1:
             stats[STAT_CUT] = 1
             return ENTER_VALUE, quantize(heuristic(tag, s, root))
@@ -136,10 +136,11 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
             break
         if not brs or searcher < 0 or p == searcher:
             break
-        mv = moves[ply]
+        mv = buffers.moves[ply]
         child = states[ply + 1]
         n = legal_moves(tag, s, mv)
-        m = _default_move(tag, s, child, mv, n, p, settings.default_move, buffers.history, scratch)
+        m = _default_move(tag, s, child, mv, n, p, settings.default_move, buffers.history,
+                          buffers.values[SCRATCH_ROW])
         if settings.default_move == DEFAULT_GREEDY:
             stats[STAT_EXTRA] += n
         copy_into(child, s)
@@ -205,7 +206,7 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         frame[FRAME_COUNT] = num_players(s)
     else:
         frame[FRAME_KIND] = NODE_SEARCH
-        n = legal_moves(tag, s, moves[ply])
+        n = legal_moves(tag, s, buffers.moves[ply])
         frame[FRAME_COUNT] = n
         stats[STAT_EXTRA] += order_keys(tag, buffers, ply, n, depth, settings.order_depth,
                                         1.0 if maximizing else -1.0, root, tt_move)
@@ -223,6 +224,8 @@ def alphabeta_iteration(tag, depth, n_root, buffers, settings):
     windows = buffers.windows
     killers = buffers.killers
     history = buffers.history
+    tt = buffers.tt
+    tt_values = buffers.tt_values
     stats = buffers.stats
     root = stats[STAT_ROOT]
     frame = frames[0]
@@ -332,7 +335,7 @@ def alphabeta_iteration(tag, depth, n_root, buffers, settings):
                 flag = TT_LOWER
             else:
                 flag = TT_EXACT
-            tt_store(buffers.tt, buffers.tt_values, frame[FRAME_TT_INDEX], frame[FRAME_TT_KEY],
+            tt_store(tt, tt_values, frame[FRAME_TT_INDEX], frame[FRAME_TT_KEY],
                      frame[FRAME_BEST_MOVE], frame[FRAME_DEPTH] | proven, flag,
                      settings.generation, best)
         v = best
