@@ -1,4 +1,5 @@
-"""Search speed: MCTS iterations/s and minimax nodes/s on fixed positions of a game.
+"""Search speed: MCTS iterations/s and minimax nodes/s (per wall-clock and per CPU
+second) on fixed positions of a game.
 
 Usage: python -m benchmarks.search [--game forum-romanum] [--players N] [--seconds 2]
 
@@ -53,22 +54,29 @@ def bench_mcts(spec_template: str, state, seconds: float) -> dict:
 
 
 def bench_minimax(spec: str, state, seconds: float) -> dict:
-    """Nodes per second of fixed-depth searches from ``state``."""
+    """Nodes per second of fixed-depth searches from ``state``: per wall-clock second
+    and per CPU second of this thread (the search runs in it); the latter hardly
+    changes when other processes share the cores, so it is the figure to compare
+    side by side on a busy machine."""
     create_agent(spec, seed=0).act(state.copy())  # compile / load
     nodes = 0
     elapsed = 0.0
+    cpu = 0.0
     searches = 0
     depth_done = None
     while elapsed < seconds or searches == 0:
         agent = create_agent(spec, seed=searches)
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         agent.act(state.copy())
+        cpu += time.thread_time() - c0
         elapsed += time.perf_counter() - t0
         nodes += agent.last_search["nodes"]
         depth_done = agent.last_search.get("depth")
         searches += 1
     return {"spec": spec, "searches": searches, "nodes": nodes, "seconds": round(elapsed, 3),
-            "nodes_per_s": nodes / elapsed, "completed_depth": depth_done}
+            "nodes_per_s": nodes / elapsed, "cpu_seconds": round(cpu, 3),
+            "nodes_per_cpu_s": nodes / cpu if cpu > 0 else None, "completed_depth": depth_done}
 
 
 @click.command()

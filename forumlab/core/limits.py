@@ -93,8 +93,9 @@ def check_game_class(name: str, cls) -> None:
         raise refuse(f"players {cls.min_players!r}-{cls.max_players!r} is not a range of seats")
     if cls.max_players > limits.max_players:
         raise refuse(f"up to {cls.max_players} players, but generic search handles at most "
-                     f"{limits.max_players} (MAX_PLAYERS, forumlab/search/minimax.py)")
+                     f"{limits.max_players} (MAX_PLAYERS, forumlab/search/minimax/settings.py)")
     size = module.STATE_SIZE
     if not (_is_int(size) and MIN_STATE_SIZE <= size <= limits.max_state_size):
         raise refuse(f"STATE_SIZE = {size!r}, but states need {MIN_STATE_SIZE}..{limits.max_state_size} "
-                     "slots (the minimax workspace keeps a state per ply: forumlab/search/minimax.py)")
+                     "slots (the minimax workspace keeps a state per ply: MAX_STACK, "
+                     "forumlab/search/minimax/settings.py)")

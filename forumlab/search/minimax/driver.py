@@ -1,0 +1,213 @@
+"""The Python side of the minimax search: iterative deepening under a budget.
+
+Iterative deepening is driven from Python: depth 1, 2, ... up to the maximum depth
+(``MAX_DEPTH`` when unlimited), until a budget is spent, or until an iteration cut
+no leaf by depth: then every line reached the end of the game, the value is proven
+(``exact``) and deeper iterations could only repeat it. Depth 1 always completes,
+whatever the budget. The node budget is checked at every node; a time budget (wall
+clock, or the thread's CPU time) by reading the clock every ``CLOCK_EVERY`` units of
+work inside the kernels (:mod:`.budget`). An iteration interrupted by the node
+budget is discarded, so the move is the one of the last completed depth; one
+interrupted by the clock still counts once it has fully searched its first root
+move, the previous best (``partial``): the best fully searched root move is played.
+See :func:`search`.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.dispatch import max_moves
+from ...core.rng import make_rng
+from .buffers import Workspace
+from .columns import (
+    ABORT_CLOCK,
+    FRAME_BEST_MOVE,
+    STAT_ABORT,
+    STAT_CHECK_AT,
+    STAT_CPU_DEADLINE,
+    STAT_CUT,
+    STAT_DEADLINE,
+    STAT_EXTRA,
+    STAT_NODE_LIMIT,
+    STAT_NODES,
+    STAT_ROOT,
+    STAT_ROOT_DONE,
+    WINDOW_BEST,
+)
+from .root import prepare_root, search_iteration
+from .settings import MAX_DEPTH, MAXN, PARANOID
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Outcome of one search.
+
+    ``value`` is the root player's value at the last completed depth (for max^n its
+    own component; ``values`` then holds the whole root vector). ``nodes`` counts
+    every iteration, including an abandoned last one. ``exact`` means no leaf was cut
+    by depth, so the value is the game's true (paranoid / max^n / BRS) value.
+    ``partial`` means the move and value come from an iteration one deeper than
+    ``depth`` that the time budget interrupted after its first root moves.
+    ``seconds`` is wall-clock time, ``cpu_seconds`` the calling thread's CPU time.
+    ``extra`` counts the one-ply look-ahead evaluations (move ordering, greedy BRS
+    default moves), which are work but not nodes.
+    """
+
+    move: int
+    value: float
+    nodes: int
+    depth: int
+    seconds: float
+    exact: bool = False
+    partial: bool = False
+    values: tuple[float, ...] | None = None
+    extra: int = 0
+    cpu_seconds: float = 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Search speed of this call."""
+        return self.nodes / self.seconds if self.seconds > 0 else float("nan")
+
+
+_compiled: set = set()  # game tags whose kernels this process has compiled or loaded
+
+
+def _ensure_compiled(tag, array: np.ndarray) -> None:
+    """Compile (or load from the disk cache) the game's kernels before any clock starts."""
+    if tag in _compiled:
+        return
+    workspace = Workspace(PARANOID, tt_bits=0)
+    workspace.ensure(array.shape[0], int(array[1]), int(max_moves(tag)))
+    settings = workspace.begin(PARANOID)
+    n = prepare_root(tag, array, make_rng(0), workspace.buffers)
+    if n > 0:
+        search_iteration(tag, 1, n, workspace.buffers, settings)
+    _compiled.add(tag)
+
+
+def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_time: float) -> bool:
+    """Arm the kernels' clock checks for the next iteration; False if a budget is
+    already spent (then no iteration should start)."""
+    wall = t_start + int(time * 1e9) if time > 0 else 0
+    cpu = c_start + int(cpu_time * 1e9) if cpu_time > 0 else 0
+    if (wall and _time.perf_counter_ns() >= wall) or (cpu and _time.thread_time_ns() >= cpu):
+        return False
+    stats[STAT_DEADLINE] = wall
+    stats[STAT_CPU_DEADLINE] = cpu
+    # the first node of the iteration reads the clock; then every CLOCK_EVERY units of work
+    stats[STAT_CHECK_AT] = 1 if (wall or cpu) else 0
+    return True
+
+
+def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
+           nodes: int = 0, time: float = 0.0, cpu_time: float = 0.0) -> SearchResult:
+    """Iterative-deepening search of the position ``array`` of the game ``tag`` (a
+    :class:`~forumlab.core.dispatch.GameTag`) for the player to move.
+
+    Args:
+        tag: the game's tag (``state.game.kernels.tag``): selects its compiled kernels.
+        array: the position (a game's state array).
+        workspace: the searcher's buffers (algorithm, TT, ordering tables).
+        rng: a uint64[1] SplitMix64 state; drives the determinization and the root
+            tie-breaks.
+        depth: maximum plies, ``1..MAX_DEPTH``; 0 = no limit other than the budgets
+            and ``MAX_DEPTH`` (then a budget is required).
+        nodes: node budget for the whole move (0 = none).
+        time: wall-clock seconds for the whole move (0 = none), ``time.perf_counter``.
+        cpu_time: CPU seconds of the calling thread for the whole move (0 = none),
+            ``time.thread_time``: unlike ``time``, it does not shrink when other
+            processes share the cores.
+
+    Returns:
+        The :class:`SearchResult`.
+
+    Raises ValueError for a bad depth, depth 0 without a budget, or a position
+    without legal moves.
+
+    Iterations run at depth 1, 2, ... until ``depth``, a budget is spent, or an
+    iteration saw no leaf cut by depth (the game tree below the root is exhausted:
+    ``exact``; deeper iterations would search the same tree). Depth 1 always
+    completes, whatever the budget. The kernels check the node budget at every node
+    and read the clocks every ``CLOCK_EVERY`` units of work (nodes plus look-ahead
+    evaluations), about every millisecond of search; one node's move generation and
+    ordering are not interrupted (in Forma's opening: up to ~8 ms CPU past a budget,
+    against ~0.3 ms in Forum Romanum).
+
+    What an interrupted iteration contributes: under a node budget, nothing (the
+    move of the last completed depth is played, so a node budget gives the same move
+    as that depth alone). Under a time budget, its best *fully searched* root move
+    is played if it finished at least one (``partial``). That is safe because every
+    iteration searches the previous iteration's best move first: the first finished
+    root move is the old principal variation searched one ply deeper, and any later
+    root move can only replace it with a value proven better at the new depth (at
+    the root the window has no upper bound, so such a value is exact).
+    """
+    if depth < 0 or depth > MAX_DEPTH:
+        raise ValueError(f"depth must be in 0..{MAX_DEPTH}, not {depth}")
+    if depth == 0 and nodes <= 0 and time <= 0 and cpu_time <= 0:
+        raise ValueError("depth=0 (unlimited) needs a nodes, time or cpu_time budget")
+    array = np.ascontiguousarray(array, dtype=np.int64)
+    timed = time > 0 or cpu_time > 0
+    if timed:
+        _ensure_compiled(tag, array)
+    t_start = _time.perf_counter_ns()
+    c_start = _time.thread_time_ns()
+    n_players = int(array[1])
+    workspace.ensure(array.shape[0], n_players, int(max_moves(tag)))
+    # max^n with two players is minimax: values are score margins, so the second
+    # player's value is minus the first's (a constant sum of 0) and alpha-beta prunes
+    # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
+    # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
+    # sub-moves only, against paranoid's 4).
+    maxn = workspace.algorithm == MAXN and n_players > 2
+    settings = workspace.begin(PARANOID if workspace.algorithm == MAXN and not maxn
+                               else workspace.algorithm)
+    buffers = workspace.buffers
+    st = buffers.stats
+    n_root = prepare_root(tag, array, rng, buffers)
+    if n_root == 0:
+        raise ValueError("no legal moves: the game is over")
+
+    best_move = int(buffers.moves[0, 0])
+    value = math.nan
+    values = None
+    completed = 0
+    exact = partial = False
+    max_depth = depth if depth > 0 else MAX_DEPTH
+    for d in range(1, max_depth + 1):
+        if d > 1:  # depth 1 runs unbudgeted
+            if nodes > 0 and st[STAT_NODES] >= nodes:
+                break
+            if timed and not _deadlines(st, t_start, c_start, time, cpu_time):
+                break
+            st[STAT_NODE_LIMIT] = nodes
+        v = search_iteration(tag, d, n_root, buffers, settings)
+        if st[STAT_ABORT]:
+            if st[STAT_ABORT] == ABORT_CLOCK and st[STAT_ROOT_DONE] > 0:
+                best_move = int(buffers.frames[0, FRAME_BEST_MOVE])
+                if maxn:
+                    values = tuple(float(x) for x in buffers.values[0, :n_players])
+                    value = values[int(st[STAT_ROOT])]
+                else:
+                    value = float(buffers.windows[0, WINDOW_BEST])
+                partial = True
+            break
+        completed = d
+        best_move = int(buffers.moves[0, 0])
+        value = float(v)
+        if maxn:
+            values = tuple(float(x) for x in buffers.values[0, :n_players])
+        if not st[STAT_CUT]:
+            exact = True
+            break
+    if workspace.algorithm == MAXN and not maxn and not math.isnan(value):
+        values = tuple(value if p == int(st[STAT_ROOT]) else -value for p in range(n_players))
+    return SearchResult(move=best_move, value=value, nodes=int(st[STAT_NODES]), depth=completed,
+                        seconds=(_time.perf_counter_ns() - t_start) / 1e9, exact=exact,
+                        partial=partial, values=values, extra=int(st[STAT_EXTRA]),
+                        cpu_seconds=(_time.thread_time_ns() - c_start) / 1e9)

@@ -1,0 +1,59 @@
+"""Leaf values of the minimax search, from the root player's point of view.
+
+Non-terminal leaves use the game's ``heuristic(s, p)``; terminal leaves use the exact
+final ``scores`` as ``score[p] - max(score[q] for q != p)``, the same "my score minus
+the best other" margin that Forum Romanum's heuristic estimates, so exact and
+estimated leaves compare on one scale. A proven win is therefore not worth more than
+an estimated lead of the same size; this is deliberate (the games are scored, and a
+margin is what the heuristic predicts). Leaf values are rounded to multiples of
+2**-20 (:func:`quantize`) so that equal evaluations that differ only by float
+rounding noise are true ties.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.dispatch import heuristic, is_terminal, num_players, scores
+
+QUANTUM = 2.0 ** -20  # leaf values are rounded to multiples of this (exact in binary)
+
+
+@njit(cache=True, inline="always")
+def quantize(v):
+    """v rounded to a multiple of QUANTUM, so that evaluations equal up to float
+    rounding noise (e.g. the same sum taken in another order in a mirrored
+    position) are exact ties, broken at random at the root instead of by noise."""
+    return np.rint(v * (1.0 / QUANTUM)) * QUANTUM
+
+
+@njit(cache=True, inline="always")
+def _margin(buf, p, n):
+    """buf[p] minus the best other entry of buf[:n]."""
+    best = -np.inf
+    for q in range(n):
+        if q != p and buf[q] > best:
+            best = buf[q]
+    return buf[p] - best
+
+
+@njit(cache=True)
+def leaf_value(tag, s, player, scratch):
+    """Value of s for player: exact score margin if terminal, else the heuristic."""
+    if is_terminal(tag, s):
+        scores(tag, s, scratch)
+        return quantize(_margin(scratch, player, num_players(s)))
+    return quantize(heuristic(tag, s, player))
+
+
+@njit(cache=True)
+def leaf_vector(tag, s, out, scratch):
+    """Per-player values of s into out[:n] (exact margins if terminal)."""
+    n = num_players(s)
+    if is_terminal(tag, s):
+        scores(tag, s, scratch)
+        for p in range(n):
+            out[p] = quantize(_margin(scratch, p, n))
+    else:
+        for p in range(n):
+            out[p] = quantize(heuristic(tag, s, p))
