@@ -15,7 +15,7 @@ from forumlab.agents.spec import AgentSpecError
 from forumlab.core.errors import GameOverError
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
-from forumlab.search import minimax as S
+from forumlab.search import minimax as minimax_search
 from forumlab.search.hashing import state_hash, state_hash_py
 
 AGENTS = (ParanoidAgent, MaxnAgent, BRSAgent)
@@ -422,7 +422,7 @@ def test_exhausted_game_tree_ends_the_deepening(cls, players, plies, seed, left)
     assert r.exact and r.depth <= left
     assert r.nodes < budget // 10
     # the proven value is the fixed-depth value at any greater depth
-    deeper = cls(seed=0, depth=min(left + 2, S.MAX_DEPTH)).search(st)
+    deeper = cls(seed=0, depth=min(left + 2, minimax_search.MAX_DEPTH)).search(st)
     assert deeper.value == r.value and deeper.exact
 
 
@@ -430,7 +430,7 @@ def test_bad_parameters_are_rejected():
     with pytest.raises(AgentSpecError):
         ParanoidAgent(depth=-1)
     with pytest.raises(AgentSpecError):
-        ParanoidAgent(depth=S.MAX_DEPTH + 1)
+        ParanoidAgent(depth=minimax_search.MAX_DEPTH + 1)
     with pytest.raises(AgentSpecError):
         MaxnAgent(time=-1)
     with pytest.raises(AgentSpecError):
@@ -472,5 +472,5 @@ def test_state_hash_matches_reference_and_separates_positions():
 
 def test_search_result_reports_speed():
     st = random_position(3, 0, seed=19)
-    r = S.search(st.game.kernels.tag, st.array, S.Workspace(S.PARANOID), make_rng(0), depth=2)
+    r = minimax_search.search(st.game.kernels.tag, st.array, minimax_search.Workspace(minimax_search.PARANOID), make_rng(0), depth=2)
     assert r.nodes > 0 and r.depth == 2 and r.nodes_per_second > 0

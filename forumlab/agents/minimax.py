@@ -34,24 +34,24 @@ from typing import Any, ClassVar
 
 from ..core.errors import GameOverError
 from ..core.game import State
-from ..search import minimax as S
+from ..search import minimax as minimax_search
 from .base import Agent, Param
 
 
 def _budget_params(default_depth: int, tt_bits: int = 18,
                    extra: dict[str, Param] | None = None) -> dict[str, Param]:
     params = {
-        "depth": Param(0, f"maximum search depth in plies, at most {S.MAX_DEPTH} (0 = until the "
+        "depth": Param(0, f"maximum search depth in plies, at most {minimax_search.MAX_DEPTH} (0 = until the "
                           f"nodes/time budget is spent; {default_depth} when no budget is given)",
-                       low=0, high=S.MAX_DEPTH),
+                       low=0, high=minimax_search.MAX_DEPTH),
         "nodes": Param(0, "node budget per move (0 = none; deterministic)", low=0, high=1 << 62),
         "time": Param(0.0, "wall-clock seconds per move (0 = none)", low=0.0),
         "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)", low=0.0),
         "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)", low=0, high=28),
         # "order" until the name was shared with MCTS's order_depth (records and notes use it)
-        "order_depth": Param(S.ORDER_DEPTH, "order moves by one-ply look-ahead at nodes with at least "
-                                            "this many plies left", low=1, high=S.MAX_DEPTH + 1,
-                             aliases=("order",)),
+        "order_depth": Param(minimax_search.ORDER_DEPTH,
+                             "order moves by one-ply look-ahead at nodes with at least this many plies left",
+                             low=1, high=minimax_search.MAX_DEPTH + 1, aliases=("order",)),
     }
     params.update(extra or {})
     return params
@@ -71,14 +71,15 @@ class MinimaxAgent(Agent):
         self.time, self.cpu_time = float(o["time"]), float(o["cpu_time"])
         if self.depth == 0 and self.nodes == 0 and self.time == 0 and self.cpu_time == 0:
             self.depth = self.default_depth  # no budget at all: a fixed depth
-        self.workspace = S.Workspace(self.algorithm, o["tt_bits"], self._default_move(), o["order_depth"])
-        self.last_result: S.SearchResult | None = None
+        self.workspace = minimax_search.Workspace(self.algorithm, o["tt_bits"], self._default_move(),
+                                                  o["order_depth"])
+        self.last_result: minimax_search.SearchResult | None = None
         self.last_search: dict = {}
 
     def _default_move(self) -> int:
-        return S.DEFAULT_HISTORY  # unused by paranoid and max^n
+        return minimax_search.DEFAULT_HISTORY  # unused by paranoid and max^n
 
-    def search(self, state: State) -> S.SearchResult:
+    def search(self, state: State) -> minimax_search.SearchResult:
         """Search ``state`` for the player to move.
 
         Args:
@@ -93,8 +94,8 @@ class MinimaxAgent(Agent):
         """
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
-        result = S.search(state.game.kernels.tag, state.array, self.workspace, self.rng, self.depth,
-                          self.nodes, self.time, self.cpu_time)
+        result = minimax_search.search(state.game.kernels.tag, state.array, self.workspace, self.rng,
+                                       self.depth, self.nodes, self.time, self.cpu_time)
         self.last_result = result
         # the plain-dict summary every agent family offers (benchmarks, arena logs)
         self.last_search = {
@@ -118,7 +119,7 @@ class ParanoidAgent(MinimaxAgent):
 
     name = "paranoid"
     description = "paranoid alpha-beta (opponents minimize our margin), iterative deepening, TT"
-    algorithm = S.PARANOID
+    algorithm = minimax_search.PARANOID
     default_depth = 3
     params = _budget_params(default_depth)
 
@@ -129,7 +130,7 @@ class MaxnAgent(MinimaxAgent):
 
     name = "maxn"
     description = "max^n search (each player maximizes their own margin)"
-    algorithm = S.MAXN
+    algorithm = minimax_search.MAXN
     default_depth = 2
     # few transpositions within max^n's shallow depths, and 88-byte entries
     params = _budget_params(default_depth, tt_bits=16)
@@ -141,13 +142,13 @@ class BRSAgent(MinimaxAgent):
 
     name = "brs"
     description = "best-reply search (BRS+): one opponent replies, the others play a default move"
-    algorithm = S.BRS
+    algorithm = minimax_search.BRS
     default_depth = 4
     params = _budget_params(default_depth, extra={
         "default_move": Param("history", "non-searching opponents' move: 'history' "
                               "(move-ordering best) or 'greedy' (best for themselves one ply ahead)",
-                              choices=tuple(S.DEFAULT_MOVES)),
+                              choices=tuple(minimax_search.DEFAULT_MOVES)),
     })
 
     def _default_move(self) -> int:
-        return S.DEFAULT_MOVES[self.options["default_move"]]
+        return minimax_search.DEFAULT_MOVES[self.options["default_move"]]
