@@ -64,6 +64,12 @@ class ForumRomanum(Game):
     # Implicit minimax backups (imm=0.5) lifted MCTS(1000) against paranoid(depth=3)
     # and greedy from 30% to 48% of wins (3 players, 30 and 60 games).
     mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3, "imm": 0.5}
+    # 3 players: leaves valued as an expected rank (reward=rank) instead of a win chance
+    # against the best other seat. mcts(cpu_time=0.2) against two greedy seats, paired
+    # game seeds: +122 -> +206 Elo (24 games, seed 1), +66 -> +200 [+94, +306] (48 games,
+    # seed 4); docs/search-notebook.md, FR 3b. At 2 players rank is the same value;
+    # 4-6 players keep the win value: not measured.
+    mcts_defaults_by_players = {3: {"reward": "rank"}}
     kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
