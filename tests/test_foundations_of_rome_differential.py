@@ -124,6 +124,15 @@ def test_engines_agree_with_other_prices_and_a_cap():
                    "max_turns": 60 + 7 * seed}, seed)
 
 
+@pytest.mark.parametrize("players, silver", [(2, [0, 0]), (3, [9, 5, 0]), (4, [5, 5, 5, 5]),
+                                             (5, [1, 30, 2, 0, 7])])
+def test_engines_agree_with_another_start_silver(players, silver):
+    """The study option start_silver (beyond the spec), with and without the modules."""
+    for seed in range(4):
+        play_both({"players": players, "start_silver": silver, "modules": ["monuments"] * (seed % 2),
+                   "draft": seed >= 2}, seed)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_engines_agree_on_many_more_games(config):

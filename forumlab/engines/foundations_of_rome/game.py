@@ -9,6 +9,12 @@ Options: ``players`` 2-5, ``modules`` ``[]`` or ``["monuments"]``, ``draft`` (bo
 ``deed_prices`` (six non-decreasing non-negative integers, default 2,3,4,6,8,10),
 ``max_turns`` (main actions before the game is cut off, default 1000).
 
+Study option beyond the spec (not part of the published rules): ``start_silver``, one
+non-negative integer per seat (default 5, 6, 7, 8, 9 cut to the player count, the spec's
+"seat i starts with 5+i silver"), for the balance study of the start-silver rule. It
+appears in ``config`` only when it differs from the default, so records of the
+published rules keep the spec's config.
+
 Notation (the spec's): ``I``, ``D3``, ``K:c4``, ``R3L@c3,c4,d4``, ``M12@e4,f4,e5,f5``;
 cells in ascending index, lot names with the row number as written (``a10``).
 Decisions where the spec is silent: :mod:`.kernels`.
@@ -80,6 +86,7 @@ from .scoring import instance_code, instance_owner
 
 KNOWN_LATER_MODULES = ("trading", "stealing", "objectives", "invocations", "roles")
 DEFAULT_PRICES = (2, 3, 4, 6, 8, 10)
+DEFAULT_START_SILVER = (5, 6, 7, 8, 9)  # the spec: seat i starts with 5 + i silver
 MAX_TURNS_LIMIT = 1_000_000
 SEATS = "ABCDE"
 CODE_BY_NAME = {name: code for code, name in enumerate(CODE_NAMES)}
@@ -107,7 +114,7 @@ class FoundationsOfRome(Game):
 
     def __init__(self, players: int = 3, modules: list[str] | tuple[str, ...] = (), draft: bool = False,
                  deed_prices: list[int] | tuple[int, ...] = DEFAULT_PRICES, max_turns: int = 1000,
-                 consul: bool | str = False):
+                 consul: bool | str = False, start_silver: list[int] | tuple[int, ...] | None = None):
         super().__init__(players)
         if not isinstance(modules, (list, tuple)) or not all(isinstance(m, str) for m in modules):
             raise ConfigError(f"modules must be a list of module names, not {modules!r}")
@@ -130,6 +137,15 @@ class FoundationsOfRome(Game):
                               f"not {deed_prices!r}")
         if not _is_int(max_turns) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
             raise ConfigError(f"max_turns must be an integer from 1 to {MAX_TURNS_LIMIT}, not {max_turns!r}")
+        default_silver = list(DEFAULT_START_SILVER[:players])
+        if start_silver is None:
+            start_silver = default_silver
+        if (not isinstance(start_silver, (list, tuple)) or len(start_silver) != players
+                or not all(_is_int(x) and 0 <= x <= 10**6 for x in start_silver)):
+            raise ConfigError(f"start_silver must be {players} non-negative integers (one per seat), "
+                              f"not {start_silver!r}")
+        self.start_silver = [int(x) for x in start_silver]
+        self._default_silver = self.start_silver == default_silver
         self.modules = list(modules)
         self.draft = draft
         self.deed_prices = [int(x) for x in deed_prices]
@@ -137,12 +153,15 @@ class FoundationsOfRome(Game):
 
     @property
     def config(self) -> dict[str, Any]:
-        return {"players": self.players, "modules": list(self.modules), "draft": self.draft,
-                "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+        config = {"players": self.players, "modules": list(self.modules), "draft": self.draft,
+                  "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+        if not self._default_silver:  # the study option, recorded only when used
+            config["start_silver"] = list(self.start_silver)
+        return config
 
     def initial_array(self, seed: int) -> np.ndarray:
         return for_kernels.new_state(self.players, "monuments" in self.modules, self.draft,
-                                     self.deed_prices, self.max_turns, seed)
+                                     self.deed_prices, self.max_turns, seed, self.start_silver)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:

@@ -76,7 +76,7 @@ def set_cell(s, base, cell):
 
 
 @njit(cache=True)
-def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2):
+def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2, start_silver):
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     n = SIDE_BY_PLAYERS[players]
     s[GAME_ID] = FOR_ID
@@ -91,7 +91,7 @@ def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2):
     for k in range(6):
         s[PRICES + k] = prices[k]
     for p in range(players):
-        s[SILVER + p] = 5 + p
+        s[SILVER + p] = start_silver[p]  # the spec's 5 + p unless the study option says else
         s[MON_LEFT + p] = MONUMENT_MARKERS if monuments else 0
         s[PICK + p] = -1
         for c in range(N_PLAYER_CODES):
@@ -129,7 +129,8 @@ def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2):
     return s
 
 
-def new_state(players: int, monuments: bool, draft: bool, prices, max_turns: int, seed: int) -> np.ndarray:
+def new_state(players: int, monuments: bool, draft: bool, prices, max_turns: int, seed: int,
+              start_silver=None) -> np.ndarray:
     """The start of a game (see the module docstring for the draw order).
 
     Args:
@@ -139,11 +140,15 @@ def new_state(players: int, monuments: bool, draft: bool, prices, max_turns: int
         prices: the six deed-board slot prices.
         max_turns: the cap on main actions.
         seed: the game's seed.
+        start_silver: each seat's starting silver (default: the spec's 5 + seat); a
+            study option beyond the spec, see :mod:`.game`.
 
     Returns:
         The state array.
     """
     rng = make_rng(derive_seed("foundations-of-rome", seed))
     e1, e2, _ = pile_sizes(players)
+    if start_silver is None:
+        start_silver = [5 + p for p in range(players)]
     return _setup(players, monuments, draft, np.asarray(prices, dtype=np.int64), max_turns, seed,
-                  rng, e1, e2)
+                  rng, e1, e2, np.asarray(start_silver, dtype=np.int64))

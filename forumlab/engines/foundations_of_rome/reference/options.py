@@ -13,10 +13,11 @@ from .catalogue import (
     GRID_SIZE,
     MODULES_IMPLEMENTED,
     MODULES_KNOWN,
+    START_SILVER,
 )
 
 OPTION_NAMES = ("players", "modules", "draft", "deed_prices", "max_turns",
-                "objectives", "consul", "max_trades")
+                "objectives", "consul", "max_trades", "start_silver")
 
 
 def _integer(value, name: str) -> int:
@@ -40,6 +41,13 @@ class Options:
     objectives: str = "hidden"
     consul: bool | str = False
     max_trades: int = 1
+    # Study option beyond the spec (not a published rule): each seat's starting silver,
+    # for the balance study of the start-silver rule. None means the spec's 5 + seat.
+    start_silver: tuple[int, ...] | None = None
+
+    def seat_start_silver(self, seat: int) -> int:
+        """A seat's starting silver: the spec's START_SILVER + seat unless overridden."""
+        return START_SILVER + seat if self.start_silver is None else self.start_silver[seat]
 
     @property
     def monuments(self) -> bool:
@@ -47,8 +55,11 @@ class Options:
 
     def config(self) -> dict:
         """The options as a JSON-ready dict (the record's ``config``)."""
-        return {"players": self.players, "modules": list(self.modules), "draft": self.draft,
-                "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+        config = {"players": self.players, "modules": list(self.modules), "draft": self.draft,
+                  "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+        if self.start_silver is not None:  # the study option, recorded only when used
+            config["start_silver"] = list(self.start_silver)
+        return config
 
 
 def validate(**options) -> Options:
@@ -58,7 +69,8 @@ def validate(**options) -> Options:
         options: any of ``players`` (2-5), ``modules`` (list of module names),
             ``draft`` (bool), ``deed_prices`` (6 non-decreasing non-negative integers),
             ``max_turns`` (>= 1), and the later modules' ``objectives`` ("hidden"/"public"),
-            ``consul`` (false until implemented), ``max_trades`` (0-3).
+            ``consul`` (false until implemented), ``max_trades`` (0-3), and the study
+            option ``start_silver`` (one non-negative integer per seat; not in the spec).
 
     Returns:
         The Options.
@@ -107,4 +119,15 @@ def validate(**options) -> Options:
     max_trades = _integer(options.get("max_trades", 1), "max_trades")
     if not 0 <= max_trades <= 3:
         raise ConfigError(f"max_trades must be 0-3, not {max_trades}")
-    return Options(players, tuple(modules), draft, prices, max_turns, objectives, consul, max_trades)
+    # Study option (not in the spec): equal to the spec's rule it is stored as None.
+    silver = options.get("start_silver")
+    if silver is not None:
+        if isinstance(silver, str) or not isinstance(silver, (list, tuple)) or len(silver) != players:
+            raise ConfigError(f"start_silver must be a list of {players} integers, not {silver!r}")
+        silver = tuple(_integer(x, "each start_silver") for x in silver)
+        if min(silver) < 0:
+            raise ConfigError(f"start_silver must be non-negative, not {list(silver)}")
+        if silver == tuple(START_SILVER + seat for seat in range(players)):
+            silver = None
+    return Options(players, tuple(modules), draft, prices, max_turns, objectives, consul, max_trades,
+                   silver)

@@ -27,7 +27,6 @@ from .catalogue import (
     N_MONUMENTS,
     PIECES,
     SLOTS,
-    START_SILVER,
 )
 from .chance import GAME_NAME, SpecRng, era_pile_sizes
 from .grid import grid
@@ -63,7 +62,7 @@ class ReferenceState:
         self.marker_total = [LOT_MARKERS] * n
         self.monument_markers = [MONUMENT_MARKERS if options.monuments else 0] * n
         self.display: list[int] = []
-        self.silver = [START_SILVER + seat for seat in range(n)]
+        self.silver = [options.seat_start_silver(seat) for seat in range(n)]
         self.vp_by_source = [dict.fromkeys(scoring.VP_SOURCES, 0) for _ in range(n)]
         self.era = 1
         self.phase = "turn"
