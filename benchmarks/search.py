@@ -2,6 +2,7 @@
 second) on fixed positions of a game.
 
 Usage: python -m benchmarks.search [--game forum-romanum] [--players N] [--seconds 2]
+(any registered game, e.g. ``--game foundations-of-rome --players 4``)
 
 Prints one JSON object. Each agent searches each position once untimed (numba
 compilation / cache load) and is then timed on fresh searches.
@@ -21,7 +22,7 @@ from forumlab.core.registry import create_game, get_game_class
 from .positions import game_positions
 
 MCTS_SPECS = (
-    "mcts(iterations={n})",  # the tuned Forum Romanum defaults (heuristic at the leaf)
+    "mcts(iterations={n})",  # the game's tuned defaults (Game.tuned_mcts, e.g. heuristic leaves)
     "mcts(iterations={n}, rollout=random)",  # full random rollouts to the end
     "mcts(iterations={n}, rollout=random, cutoff=20)",
 )
