@@ -61,3 +61,17 @@ def test_bad_start_silver_exits_2_with_one_line_from_the_cli(tmp_path, value):
     lines = [x for x in result.output.splitlines() if x]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "start_silver" in lines[0]
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_record_with_start_silver_replays_to_the_same_result(tmp_path):
+    path = tmp_path / "game.json"
+    played = CliRunner().invoke(main, ["play", NAME, "-p", "3", "--seed", "4", "-o", "start_silver=[0,0,20]",
+                                       "--record", str(path), "--json"])
+    assert played.exit_code == 0, played.output
+    record = json.loads(path.read_text())
+    assert record["config"]["start_silver"] == [0, 0, 20]
+    replayed = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    again, first = json.loads(replayed.output), json.loads(played.output)
+    for key in ("scores", "ranks", "plies", "silver", "vp_by_source"):
+        assert again[key] == first[key], key
