@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml
+from forumlab.arena.definition import PoolEntry, TournamentDefinition, load_toml, planned_games
 from forumlab.arena.jobs import (
     END_CAP,
     END_RULES,
@@ -386,3 +386,21 @@ def test_balance_command_reports_seat_statistics():
     assert report["games"] == 30 and len(report["seats"]) == 3
     assert abs(sum(s["win_rate"] for s in report["seats"]) - 1) < 1e-9
     assert report["seats"][0]["elo_vs_seat0"] == 0
+
+
+def test_balance_counts_only_its_own_self_play_games_against_the_size_limit(monkeypatch):
+    """balance validated its definition with the built-in agent pool, so at 4 players
+    --games 1200 counted 216,000 games of 15 lineups and was refused; it plays one
+    self-play game per game seed, 1,200 here."""
+    import forumlab.arena.tournament as tournament
+
+    started = []
+
+    def record_definition(definition, *args, **kwargs):
+        started.append(definition)
+        raise KeyboardInterrupt  # stop before any game is played
+
+    monkeypatch.setattr(tournament, "run_tournament", record_definition)
+    result = run("balance", "forma", "-p", "4", "--agent", "random", "--games", "1200")
+    assert started, result.output
+    assert planned_games(started[0]) == 1200

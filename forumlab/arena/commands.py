@@ -336,10 +336,12 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
     _check_workers(workers)
     if games < 1:
         raise ConfigError(f"--games must be >= 1, not {games}")
-    # Validate game, players and agent before anything is created.
+    # Validate game, players and agent before anything is created, with the one agent
+    # as the pool: validated with the built-in pool, the size check counted that pool's
+    # lineups and refused --games above ~1,100 at 4 players.
     definition = _definition_from_options(None, game, players, options, (), None, None,
-                                          games, "balanced", seed, None, None)
-    definition = replace(definition, agents=(PoolEntry(spec, spec),))
+                                          1, "balanced", seed, None, None)
+    definition = replace(definition, agents=(PoolEntry(spec, spec),), games_per_lineup=games)
     tmp = None
     if db is None:
         tmp = tempfile.mkdtemp(prefix="forumlab-balance-")
