@@ -342,7 +342,7 @@ def test_max_turns_truncates_without_scoring():
     res = state.result()
     assert res["terminal"] and res["truncated"] and res["vp"] == [0, 0]
     assert res["silver"] == [20, 16] and res["winners"] == [0] and res["ranks"] == [1, 2]  # silver breaks the tie
-    assert res["scores"] == [0.1, 0]
+    assert res["scores"] == [0, 0]  # the VP, as the rules score them (it was [0.1, 0])
 
 
 def test_ties_go_to_silver_then_are_shared():
@@ -352,7 +352,7 @@ def test_ties_go_to_silver_then_are_shared():
     a[L.VP:L.VP + 4] = [30, 30, 30, 12]
     a[L.SILVER:L.SILVER + 4] = [4, 9, 4, 50]
     res = state.result()
-    assert res["scores"] == [30, 30.2, 30, 12] and res["ranks"] == [2, 1, 2, 4]
+    assert res["scores"] == [30, 30, 30, 12] and res["ranks"] == [2, 1, 2, 4]
 
 
 def test_result_reports_vp_by_source_that_adds_up():

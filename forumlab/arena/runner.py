@@ -219,12 +219,13 @@ def run_job(job: GameJob) -> GameOutcome:
             moves.append(game.format_move(state.array, move))
             state.play(move)
     scores = state.scores()
+    keys = state.rank_keys()
     result = state.result()
     return GameOutcome.for_job(
         job,
         moves=moves,
         scores=scores,
-        ranks=fault_ranks(scores, faulty) if faulty else shared_ranks(scores),
+        ranks=fault_ranks(keys, faulty) if faulty else shared_ranks(keys),
         plies=result["plies"],
         termination=END_CAP if result["truncated"] else END_RULES,
         faults=faults,

@@ -197,6 +197,20 @@ class Game(ABC):
         """
         return {}
 
+    def rank_keys(self, array: np.ndarray, scores: list) -> list:
+        """What ranks and winners follow: the scores, refined by the game's tie-break.
+
+        Args:
+            array: the position's state array.
+            scores: its scores (``State.scores``).
+
+        Returns:
+            One comparable key per seat (higher is better, equal keys share a rank):
+            the scores themselves unless the game breaks score ties, e.g. Foundations
+            of Rome's (VP, silver), so that reported scores stay the rules' own.
+        """
+        return scores
+
     def is_truncated(self, array: np.ndarray) -> bool:
         """Whether the game ended by a turn cap rather than by the rules."""
         return False
@@ -384,6 +398,11 @@ class State:
         self.game.kernels.scores(self.array, out)
         return [int(x) if float(x).is_integer() else float(x) for x in out]
 
+    def rank_keys(self) -> list:
+        """Per seat, what ranks follow: the scores refined by the game's tie-break
+        (:meth:`Game.rank_keys`)."""
+        return self.game.rank_keys(self.array, self.scores())
+
     def result(self) -> dict[str, Any]:
         """Scores, shared ranks, winners and game-specific fields, as plain JSON data.
 
@@ -393,10 +412,11 @@ class State:
             :meth:`Game.details`.
         """
         scores = self.scores()
+        keys = self.game.rank_keys(self.array, scores)
         res = {
             "scores": scores,
-            "ranks": shared_ranks(scores),
-            "winners": winners(scores) if self.is_terminal else [],
+            "ranks": shared_ranks(keys),
+            "winners": winners(keys) if self.is_terminal else [],
             "plies": self.game.plies(self.array),
             "terminal": self.is_terminal,
             "truncated": self.game.is_truncated(self.array),

@@ -630,9 +630,11 @@ def check_result(game: Game, seed: int) -> None:
         if len(scores) != game.players or not all(
                 isinstance(x, (int, float)) and math.isfinite(x) for x in scores):
             raise _broken("result", f"scores {scores!r} are not one finite number per player {where}")
-        if res["ranks"] != shared_ranks(scores):
-            raise _broken("result", f"ranks {res['ranks']} do not follow scores {scores} {where}")
-        expected = winners(scores) if state.is_terminal else []
+        keys = game.rank_keys(state.array, scores)
+        if res["ranks"] != shared_ranks(keys):
+            raise _broken("result", f"ranks {res['ranks']} do not follow scores {scores} "
+                                    f"(rank keys {keys}) {where}")
+        expected = winners(keys) if state.is_terminal else []
         if res["winners"] != expected:
             raise _broken("result", f"winners {res['winners']}, expected {expected} {where}")
         if res["plies"] != ply or res["terminal"] is not state.is_terminal:

@@ -216,6 +216,10 @@ class FoundationsOfRome(Game):
     def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
         return hidden.observation(array, seat)
 
+    def rank_keys(self, array: np.ndarray, scores: list) -> list:
+        """(VP, silver) per seat: the spec's tie-break (more silver left, then shared)."""
+        return [(score, int(array[SILVER + p])) for p, score in enumerate(scores)]
+
     def details(self, array: np.ndarray) -> dict[str, Any]:
         n = int(array[N_PLAYERS])
         return {

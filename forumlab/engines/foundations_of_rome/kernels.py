@@ -13,9 +13,9 @@ Decisions where the spec is silent (also in the game facade's docstring):
 - Monument on-build effects (M11 +2 VP, M12 +3 silver) reach each owner of a building
   adjacent to the new monument once, the builder included, adjacency taken after the
   build.
-- Results: ``scores`` = VP + 0.1 per seat with the same VP and less silver, so that
-  shared ranks follow the spec's tie-break (VP, then silver, then shared) and untied
-  scores are whole VP; the details report VP and silver apart.
+- Results: ``scores`` are the VP; ranks and winners follow (VP, silver), the spec's
+  tie-break (then shared), through ``Game.rank_keys``. Search values terminal
+  positions by VP alone (a silver tie-break is not part of the generic rewards).
 - A building's copy (R1, C1, R2, C2 come twice) does not matter: the first copy not
   on the board is used; identical copies are one move.
 - ``determinize`` redeals the unlocated cards from their sorted list and keeps other
@@ -53,8 +53,6 @@ from .moves import apply_move, legal_moves, marker_supply  # noqa: F401  (protoc
 from .scoring import civic_value, instance_code, instance_owner
 from .setup import new_state  # noqa: F401
 
-TIE_BREAK = 0.1  # per VP-tied seat with less silver: at most 0.4, below one VP
-
 
 @njit(cache=True)
 def current_player(s):
@@ -78,16 +76,9 @@ def random_move(s, rng):
 
 @njit(cache=True)
 def scores(s, out):
-    """VP per seat, plus TIE_BREAK for every seat with equal VP and less silver, so
-    that ranks follow the spec's tie-break (VP, then silver, then shared) while
-    untied scores stay whole VP."""
-    np_ = s[N_PLAYERS]
-    for p in range(np_):
-        beaten = 0
-        for q in range(np_):
-            if s[VP + q] == s[VP + p] and s[SILVER + q] < s[SILVER + p]:
-                beaten += 1
-        out[p] = s[VP + p] + TIE_BREAK * beaten
+    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``)."""
+    for p in range(s[N_PLAYERS]):
+        out[p] = s[VP + p]
 
 
 @njit(cache=True)
