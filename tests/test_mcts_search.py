@@ -7,7 +7,13 @@ from forumlab.agents.registry import create_agent
 from forumlab.agents.spec import AgentSpecError
 from forumlab.core.registry import create_game
 from forumlab.search import mcts as kernel
-from forumlab.search.rewards import heuristic_base, heuristic_rank_rewards, heuristic_rewards
+from forumlab.search.rewards import (
+    REWARD_RANK,
+    heuristic_base,
+    heuristic_rank_rewards,
+    heuristic_rewards,
+    terminal_rewards,
+)
 
 
 def forma_position():
@@ -318,3 +324,23 @@ def test_tree_reuse_still_keeps_the_subtree_in_a_perfect_information_game():
         state.play(create_agent("greedy", seed=1).act(state))
     agent.act(state)
     assert agent.last_search["reused_nodes"] > 0
+
+
+def test_rank_reward_of_a_finished_game_counts_a_tie_as_half():
+    """A finished game is worth, to each seat, the share of the other seats it finished
+    ahead of, a tie counting half (what the cut-off value estimates, so the values sum
+    to n/2). Ties used to count as being ahead: a three-way shared win was worth 1 to
+    everyone, as much as a win alone, and mcts(reward=rank) gave away a won game."""
+    game = create_game("forum-romanum", players=3, max_rounds=3)
+    state = game.new_state(0)
+    for text in ["a1", "b1", "c1", "d1", "e1", "f1", "a7", "b7"]:
+        state.play(text)
+    tag, out = game.kernels.tag, np.empty(3)
+    alone = state.copy().play("g1")  # row 1 settles: seat 2 +7, seats 0 and 1 -2 each
+    assert alone.is_terminal and alone.result()["scores"] == [-2, -2, 7]
+    terminal_rewards(tag, alone.array, REWARD_RANK, out)
+    assert out.tolist() == [0.25, 0.25, 1.0]
+    shared = state.copy().play("c7")
+    assert shared.is_terminal and shared.result()["scores"] == [0, 0, 0]
+    terminal_rewards(tag, shared.array, REWARD_RANK, out)
+    assert out.tolist() == [0.5, 0.5, 0.5]

@@ -26,12 +26,18 @@ def terminal_rewards(tag, s, kind, out):
         for p in range(n):
             out[p] = 1.0 / k if raw[p] == hi else 0.0
     elif kind == REWARD_RANK:
+        # The share of the other seats p finished ahead of, a tie counting half: the
+        # value heuristic_rank_rewards estimates at a cut-off (sigmoid(0) = 1/2). A tie
+        # counted as being ahead made a three-way shared win worth as much as a win.
         for p in range(n):
-            better = 0
+            ahead = 0.0
             for q in range(n):
-                if raw[q] > raw[p]:
-                    better += 1
-            out[p] = 1.0 - better / (n - 1)
+                if q != p:
+                    if raw[p] > raw[q]:
+                        ahead += 1.0
+                    elif raw[p] == raw[q]:
+                        ahead += 0.5
+            out[p] = ahead / (n - 1)
     else:
         for p in range(n):
             out[p] = 0.5 if hi == lo else (raw[p] - lo) / (hi - lo)
