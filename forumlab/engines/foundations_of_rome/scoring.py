@@ -149,8 +149,9 @@ def civic_value(s, inst):
 
 
 @njit(cache=True)
-def population_of(s, p):
-    """Citizens of seat p's residential buildings (monuments included)."""
+def _own_total(s, p, kind, values):
+    """Sum of ``values[code]`` over seat p's buildings of type ``kind`` on the board
+    (monuments included), each building once however many cells it covers."""
     n = s[SIZE]
     total = 0
     seen = np.int64(0)  # bit set of the instance slots already counted
@@ -161,27 +162,21 @@ def population_of(s, p):
             if not seen & bit:
                 seen |= bit
                 code = instance_code(b)
-                if CODE_TYPE[code] == RESIDENTIAL:
-                    total += CODE_CITIZENS[code]
+                if CODE_TYPE[code] == kind:
+                    total += values[code]
     return total
+
+
+@njit(cache=True)
+def population_of(s, p):
+    """Citizens of seat p's residential buildings (monuments included)."""
+    return _own_total(s, p, RESIDENTIAL, CODE_CITIZENS)
 
 
 @njit(cache=True)
 def commercial_silver(s, p):
     """Silver shown by seat p's commercial buildings and commercial monuments."""
-    n = s[SIZE]
-    total = 0
-    seen = np.int64(0)  # bit set of the instance slots already counted
-    for cell in range(n * n):
-        b = s[CELL_BLD + cell]
-        if b != 0 and instance_owner(b) == p:
-            bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
-            if not seen & bit:
-                seen |= bit
-                code = instance_code(b)
-                if CODE_TYPE[code] == COMMERCIAL:
-                    total += CODE_SILVER[code]
-    return total
+    return _own_total(s, p, COMMERCIAL, CODE_SILVER)
 
 
 @njit(cache=True)
