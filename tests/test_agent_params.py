@@ -149,7 +149,7 @@ def test_order_is_a_former_name_of_order_depth_that_still_works(monkeypatch):
 def test_a_former_name_warns_once_per_command():
     env = {key: value for key, value in os.environ.items() if key != WARNED_ENV}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    proc = subprocess.run([sys.executable, "-m", "forumlab.cli", "play", "forma", "-p", "3", "--seed", "1",
+    proc = subprocess.run([sys.executable, "-m", "forumlab.cli", "play", "forum-romanum", "-p", "3", "-o", "max_rounds=4", "--seed", "1",
                            "-a", "random,maxn(order=2, depth=1),paranoid(order=1, depth=1)"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
