@@ -361,3 +361,56 @@ def test_bad_moves_and_options_raise():
         replay({"game": "forum-romanum", "seed": 1, "moves": []})
     with pytest.raises(IllegalMoveError, match="ply 2"):
         replay({"config": {"players": 2}, "seed": 0, "moves": ["setup rbgy/1/a1", "take a1"]})
+
+
+# ---------------------------------------------------------------- spec parentheticals
+def test_use_r_of_a_second_row_1_citizen_gives_no_envoy_with_an_empty_ship():
+    state, p = position()
+    p["rows"][1] = [True]
+    p["held"] = {"k": {"o": 0, "t": "C", "up": True, "seen": [0]},
+                 "r": {"o": 1, "t": "citP", "up": True, "seen": [0]}}
+    decide(state, ("use", 0))
+    state.play("use r")
+    state.play("cit 1")
+    assert p["rows"][1] == [True, True] and state.envoys == {} and p["ship"] == 1
+
+
+def test_use_kr_puts_an_own_k_in_the_ship_before_the_row_1_bonus():
+    state, p = position()
+    p["rows"][1] = [True]
+    p["res"]["T"] = 2
+    p["held"] = {"k": {"o": 0, "t": "C", "up": True, "seen": [0]},
+                 "r": {"o": 1, "t": "citP", "up": True, "seen": [0]}}
+    decide(state, ("use", 0))
+    state.play("use kr")
+    state.play("cit 1")
+    assert "env b2" in state.legal_moves() and "env -" in state.legal_moves()  # eagles included
+    state.play("env b2")
+    assert p["ship"] == 0 and state.envoys == {fcell("b2"): 0}
+
+
+def test_single_option_decisions_are_not_plies():
+    state, p = position()
+    p["rows"][5] = [True]
+    p["res"]["C"] = 0
+    decide(state, ("pay", 0))  # a payment with 0 coins
+    assert state.plies == 0 and p["rows"][5] == [False] and state.stack == [("use", 0)]
+    p["rows"][6] = [True]
+    p["held"] = {"k": {"o": 0, "t": "citC", "up": True, "seen": [0]},
+                 "r": {"o": 1, "t": "B", "up": True, "seen": [0]}}
+    decide(state, ("use", 0))
+    state.play("use k")  # rows 5 and 6 both have room: a cit ply
+    assert sorted(state.legal_moves()) == ["cit 5", "cit 6"]
+    state.play("cit 6")  # the second citizen of row 6: +1 builder, automatically
+    assert p["res"]["B"] == 1 and state.plies == 2 and p["ship"] == 0
+
+
+def test_merchant_upgrade_goes_to_the_next_cypress():
+    state, p = position()
+    p["rows"][3] = [True]
+    p["prestige"] = 2
+    state._gain(0, "U")
+    assert p["prestige"] == 4
+    p["rows"][3] = [False]
+    state._gain(0, "U")
+    assert p["prestige"] == 5
