@@ -26,15 +26,23 @@ def _tile(tile, viewer):
     return out
 
 
+def _draft_log(log: dict, viewer):
+    if "take" not in log:
+        return None
+    return {"take": [cell_name(c) for c in log["take"]], "paid": log["paid"],
+            "kept": cell_name(log["kept"]) if "kept" in log else None,
+            "tiles": [_tile(log["tiles"][c], viewer) for c in log["take"]]}
+
+
 def summary(state, viewer=None) -> dict:
-    """The state as plain data. ``viewer`` None: everything (pile order, tile types, who
+    """The state as JSON-ready plain data (lists, string keys). ``viewer`` None: everything (pile order, tile types, who
     saw what). A seat: tile types it cannot know are ``"?"``, undrawn street cards are a
     count per pile, and the move list is left out."""
     players = []
     for p in state.players:
         players.append({
             "res": dict(p["res"]), "vp": dict(p["vp"]), "prestige": p["prestige"],
-            "merchant": p["merchant"], "rows": {r: list(c) for r, c in p["rows"].items()},
+            "merchant": p["merchant"], "rows": [list(p["rows"][r]) for r in range(1, 7)],
             "board": {cell_name(c): _tile(t, viewer) for c, t in enumerate(p["board"]) if t is not None},
             "built": {cell_name(c): b for c, b in enumerate(p["built"]) if b is not None},
             "cols": p["cols"], "tracks": dict(p["tracks"]), "ship": p["ship"],
@@ -48,11 +56,8 @@ def summary(state, viewer=None) -> dict:
         "round": state.round, "cycle": state.cycle, "start": state.start,
         "cards": list(state.cards), "trajan": [list(c) for c in state.trajan],
         "queue": list(state.queue), "drafted": list(state.drafted),
-        "draft": {s: {"take": [cell_name(c) for c in log["take"]], "paid": log["paid"],
-                      "kept": cell_name(log["kept"]) if "kept" in log else None,
-                      "tiles": [_tile(log["tiles"][c], viewer) for c in log["take"]]}
-                  for s, log in sorted(state.draft.items()) if "take" in log},
-        "passing": {s: _tile(t, viewer) for s, t in sorted(state.passing.items())},
+        "draft": [_draft_log(state.draft.get(s, {}), viewer) for s in range(state.n)],
+        "passing": [_tile(state.passing.get(s), viewer) for s in range(state.n)],
         "envoys": sorted([forum_name(*c), s] for c, s in state.envoys.items()),
         "players": players, "stack": [list(item) for item in state.stack],
         "conv_used": dict(state.conv_used), "terminal": state.terminal,
