@@ -414,3 +414,19 @@ def test_merchant_upgrade_goes_to_the_next_cypress():
     p["rows"][3] = [False]
     state._gain(0, "U")
     assert p["prestige"] == 5
+
+
+def test_determinize_resamples_unrevealed_held_tiles_but_not_the_passed_one():
+    state = ReferenceForumTrajanum(players=3, setup="fixed").new_game(6)
+    rng = random.Random(6)
+    while state.stack[-1][0] == "draft":
+        state.play(rng.choice(state.legal_moves()))
+    assert state.stack[-1] == ("use", 0)
+    kept_by_2, passed_by_0 = set(), set()
+    for word in range(12):
+        other = state.copy().determinize(0, word)
+        kept_by_2.add(other.players[2]["held"]["k"]["t"])
+        passed_by_0.add(other.players[2]["held"]["r"]["t"])
+        assert other.players[0]["held"] == state.players[0]["held"]
+    assert len(kept_by_2) > 1  # seat 2's kept tile is unknown to seat 0
+    assert passed_by_0 == {state.players[2]["held"]["r"]["t"]}  # seat 0 passed it

@@ -491,36 +491,37 @@ class ReferenceState:
         return [(colour, {colour: 1})] + [(w + "A", {w: 1, "A": 1}) for w in WORKERS if w != colour]
 
     def _build_options(self, seat: int):
+        """(text, (parts, cells, payment groups)) of every affordable build."""
         p = self.players[seat]
         res = p["res"]
         free = [c for c in BUILDABLE if p["board"][c] is None and p["built"][c] is None]
+        # the affordable (piece, parts, payment) choices do not depend on the cells
+        singles, greys_colour, structures = [], [], []
+        for grey in GREYS:
+            singles += [(grey, (grey,), [pay]) for pay in self._grey_pays() if self._affordable(res, [pay])]
+        for colour in WORKERS:
+            singles += [(colour, (colour,), [pay]) for pay in self._colour_pays(colour)
+                        if self._affordable(res, [pay])]
+        for grey in GREYS:
+            for colour in WORKERS:
+                for gp in self._grey_pays():
+                    for cp in self._colour_pays(colour):
+                        if self._affordable(res, [gp, cp]):
+                            greys_colour.append((f"{grey}+{colour}", (grey, colour), [gp, cp]))
+        for colour in WORKERS:
+            for p1, p2 in itertools.combinations_with_replacement(self._colour_pays(colour), 2):
+                if self._affordable(res, [p1, p2]):
+                    structures.append((colour + colour, (colour, colour), [p1, p2]))
         out = []
         for cell in free:
-            for grey in GREYS:
-                for pay in self._grey_pays():
-                    if self._affordable(res, [pay]):
-                        out.append((f"build {grey}@{cell_name(cell)}/{pay[0]}", ((grey,), (cell,), [pay])))
-            for colour in WORKERS:
-                for pay in self._colour_pays(colour):
-                    if self._affordable(res, [pay]):
-                        out.append((f"build {colour}@{cell_name(cell)}/{pay[0]}", ((colour,), (cell,), [pay])))
+            for piece, parts, pays in singles:
+                out.append((f"build {piece}@{cell_name(cell)}/{pays[0][0]}", (parts, (cell,), pays)))
         for a, b in itertools.permutations(free, 2):
             if not _adjacent(a, b):
                 continue
             names = f"{cell_name(a)},{cell_name(b)}"
-            for grey in GREYS:
-                for colour in WORKERS:
-                    for gp in self._grey_pays():
-                        for cp in self._colour_pays(colour):
-                            if self._affordable(res, [gp, cp]):
-                                out.append((f"build {grey}+{colour}@{names}/{gp[0]},{cp[0]}",
-                                            ((grey, colour), (a, b), [gp, cp])))
-            if a < b:
-                for colour in WORKERS:
-                    for p1, p2 in itertools.combinations_with_replacement(self._colour_pays(colour), 2):
-                        if self._affordable(res, [p1, p2]):
-                            out.append((f"build {colour}{colour}@{names}/{p1[0]},{p2[0]}",
-                                        ((colour, colour), (a, b), [p1, p2])))
+            for piece, parts, pays in greys_colour + (structures if a < b else []):
+                out.append((f"build {piece}@{names}/{pays[0][0]},{pays[1][0]}", (parts, (a, b), pays)))
         return out
 
     def _apply_convbuild(self, item, payload) -> None:
