@@ -8,8 +8,7 @@ from collections import Counter
 import pytest
 
 from forumlab.core.errors import ConfigError, GameOverError, IllegalMoveError, RecordError
-from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum, replay
-from forumlab.engines.forum_trajanum.reference import scoring
+from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum, replay, scoring
 from forumlab.engines.forum_trajanum.reference.catalogue import CELL_INDEX, CORNERS, RIVER
 from forumlab.engines.forum_trajanum.reference.colonia import active_citizens, multiplier
 from forumlab.engines.forum_trajanum.reference.forum import Forum

@@ -35,9 +35,11 @@ def _draft_log(log: dict, viewer):
 
 
 def summary(state, viewer=None) -> dict:
-    """The state as JSON-ready plain data (lists, string keys). ``viewer`` None: everything (pile order, tile types, who
-    saw what). A seat: tile types it cannot know are ``"?"``, undrawn street cards are a
-    count per pile, and the move list is left out."""
+    """The state as JSON-ready plain data (lists, string keys).
+
+    ``viewer`` None: everything (pile order, tile types, who saw what). A seat: tile types
+    it cannot know are ``"?"``, undrawn street cards are a count per pile, and the move
+    list is left out."""
     players = []
     for p in state.players:
         players.append({

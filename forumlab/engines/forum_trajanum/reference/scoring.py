@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .catalogue import AREA, CORNERS, CRANE_VALUE, TRAJAN, TRACKS, WORKERS
+from .catalogue import AREA, CORNERS, CRANE_VALUE, TRACKS, TRAJAN, WORKERS
 from .colonia import (
     active_citizens,
     grey_types,

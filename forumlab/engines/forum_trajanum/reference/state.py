@@ -20,7 +20,6 @@ from . import hidden, scoring
 from .catalogue import (
     AREA_BONUS_CODES,
     BUILDABLE,
-    CELL_INDEX,
     CLASS_ORDER,
     CLASS_ROWS,
     COLOUR_LETTER,
@@ -110,7 +109,8 @@ class ReferenceState:
         for perm in itertools.permutations(WORKERS):
             for choice in (1, 2):
                 for corner in CORNERS:
-                    out[f"setup {''.join(perm)}/{choice}/{cell_name(corner)}"] = ("".join(perm), choice, corner)
+                    colours = "".join(perm)
+                    out[f"setup {colours}/{choice}/{cell_name(corner)}"] = (colours, choice, corner)
         return out
 
     def _apply_setup(self, item, payload) -> None:
