@@ -57,7 +57,7 @@ Decisions (where the spec is silent; every other rule is the spec's, literally)
     pool, held tiles by seat (k, r), passed tiles by receiver, draft tiles by seat), then
     one shuffle of every undrawn street card over all undrawn positions of the three
     piles together (the piles are exchangeable). ``rng`` is a ``chance.Chance``, an int
-    word or a ``forumlab.core.rng`` uint64 array (one draw of which seeds the stream).
+    word or a ``forumlab.core.rng`` uint64 array (two 31-bit draws of which seed the stream).
     Undoing a draft resets the tile's who-saw list (a river tile: its owner only). If
     after the undo the head of the queue has a single legal take, it is applied again
     automatically (it reveals nothing).

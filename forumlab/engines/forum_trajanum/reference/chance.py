@@ -34,7 +34,7 @@ class Chance:
 
 def as_chance(rng) -> Chance:
     """A Chance from a Chance, an int word, or a forumlab.core.rng uint64 array (advanced
-    by one draw, whose value seeds the returned stream)."""
+    by two ``rand_below(2**31)`` draws, which together seed the returned stream)."""
     if isinstance(rng, Chance):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
