@@ -275,7 +275,7 @@ def test_rewards_match_hand_computation():
     terminal_rewards(tag, state.array, REWARD_WIN, out)
     assert out.tolist() == [0.5, 0.0, 0.5]
     terminal_rewards(tag, state.array, REWARD_RANK, out)
-    assert out.tolist() == [1.0, 0.0, 1.0]
+    assert out.tolist() == [0.75, 0.0, 0.75]  # ahead of seat 1, tied (half) with the other
     terminal_rewards(tag, state.array, REWARD_SCORE, out)
     assert out.tolist() == [1.0, 0.0, 1.0]
 
