@@ -84,10 +84,11 @@ def _registered_tiny_specs():
 @pytest.mark.parametrize("game_name", game_names())
 @pytest.mark.parametrize("spec", _registered_tiny_specs())
 def test_each_agent_plays_full_games_with_legal_moves(game_name, spec):
+    # At the smallest player count (2-player rules differ in two games); the conformance
+    # kit's "agents" check plays every agent at the default count, and test_mcts_threads
+    # and the arena tests cover more (larger counts here cost a minute of CI each game).
     cls = create_game(game_name).__class__
-    for players in sorted({cls.min_players, 3, cls.max_players}):
-        if not cls.min_players <= players <= cls.max_players:
-            continue
+    for players in [cls.min_players]:
         game = small_game(game_name, players)
         agents = [create_agent(spec, seed=s) for s in range(players)]
         # play_match checks legality of every move through State.play.
