@@ -181,13 +181,15 @@ def test_budgets_bound_every_thread():
     agent = create_agent("mcts(cpu_time=0.02, threads=2)", seed=1)
     agent.act(state)
     s = agent.last_search
-    # Each thread reads its own CPU clock and stops once it passed the budget.
+    # Each thread reads its own CPU clock and stops once it passed the budget. These are
+    # lower bounds on the budget spent (a search must not stop early), not speed
+    # claims: a busy machine can only make the measured times longer, never shorter.
     assert all(c >= 0.02 for c in s["thread_cpu_seconds"])
     assert all(i > 0 for i in s["thread_iterations"])
     assert s["cpu_seconds"] == pytest.approx(sum(s["thread_cpu_seconds"]))
     timed = create_agent("mcts(time=0.02, threads=2)", seed=1)
     timed.act(state)
-    assert timed.last_search["seconds"] >= 0.02
+    assert timed.last_search["seconds"] >= 0.02  # the wall budget was used up, at least
     assert all(i > 0 for i in timed.last_search["thread_iterations"])
 
 
