@@ -419,8 +419,8 @@ def test_determinize_accepts_a_core_rng_array():
 @pytest.mark.parametrize("options,message", [
     ({"players": 6}, "players must be 2-5"),
     ({"players": True}, "players must be an integer"),
-    ({"modules": ["trading"]}, "module 'trading' is not implemented yet"),
-    ({"modules": ["roles", "monuments"]}, "module 'roles' is not implemented yet"),
+    ({"modules": ["trading"], "consul": "standard"}, "allows only the monuments module, not 'trading'"),
+    ({"modules": ["monuments", "roles"], "consul": True}, "allows only the monuments module, not 'roles'"),
     ({"modules": ["colosseum"]}, "unknown module 'colosseum'"),
     ({"modules": "monuments"}, "modules must be a list"),
     ({"modules": ["monuments", "monuments"]}, "twice"),
@@ -429,7 +429,9 @@ def test_determinize_accepts_a_core_rng_array():
     ({"deed_prices": [-1, 3, 4, 6, 8, 10]}, "non-negative"),
     ({"draft": "yes"}, "draft must be true or false"),
     ({"max_turns": 0}, "max_turns must be >= 1"),
-    ({"consul": "standard"}, "not implemented yet"),
+    ({"consul": "easy"}, "consul must be false, true, 'standard'"),
+    ({"players": 5, "consul": "hard"}, "players must be 1-4 with the Will of the Consul"),
+    ({"players": 1}, "players must be 2-5"),
     ({"colour": 1}, "unknown option 'colour'"),
 ])
 def test_bad_options_raise_one_line_config_errors(options, message):

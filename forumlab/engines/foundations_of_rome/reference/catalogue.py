@@ -167,5 +167,75 @@ ERA_BONUS = {1: 4, 2: 7, 3: 10}
 DEFAULT_DEED_PRICES = (2, 3, 4, 6, 8, 10)
 DEFAULT_MAX_TURNS = 1000
 
-MODULES_IMPLEMENTED = ("monuments",)
 MODULES_KNOWN = ("monuments", "trading", "stealing", "objectives", "invocations", "roles")
+CONSUL_LEVELS = ("standard", "hard", "challenge")
+
+# ---------------------------------------------------------------- Trading and Stealing
+FAVOR_TOKENS = 10  # in the game; each player starts with 2, 2-VP side up
+FAVOR_START = 2
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """An invocation card ``G<gid>``: its shown VP (scored at the end if never used),
+    whether its effect is ongoing, and the modules it needs (any one of them; () = none)."""
+
+    gid: int
+    name: str
+    vp: int
+    ongoing: bool = False
+    needs: tuple[str, ...] = ()
+
+
+INVOCATIONS: dict[int, Invocation] = {g.gid: g for g in (
+    Invocation(1, "Mercurius", 1), Invocation(2, "Fortuna", 0), Invocation(3, "Ianus", 2),
+    Invocation(4, "Ceres", 0, True), Invocation(5, "Vesta", 0, True),
+    Invocation(6, "Minerva", 0, True), Invocation(7, "Vulcanus", 1), Invocation(8, "Pluto", 1),
+    Invocation(9, "Mars", 0, True), Invocation(10, "Apollo", 0, True), Invocation(11, "Iuno", 2),
+    Invocation(12, "Bacchus", 0), Invocation(13, "Saturnus", 1), Invocation(14, "Quirinus", 0, True),
+    Invocation(15, "Terminus", 0), Invocation(16, "Concordia", 1, needs=("trading", "stealing")),
+    Invocation(17, "Discordia", 2, needs=("stealing",)), Invocation(18, "Flamen", 2, needs=("monuments",)),
+    Invocation(19, "Augur", 0, True, needs=("objectives",)), Invocation(20, "Numa", 1, needs=("roles",)),
+)}
+INVOCATIONS_PER_PILE = 3
+# An invocation card's id among the deed-board cards (lots are 0..99): 100 + gid.
+INVOCATION_CARD_BASE = 100
+
+# ---------------------------------------------------------------- Objectives (id -> VP)
+OBJECTIVE_VP: dict[int, int] = {1: 6, 2: 5, 3: 4, 4: 4, 5: 4, 6: 4, 7: 4, 8: 5, 9: 5, 10: 4,
+                                11: 5, 12: 4, 13: 4, 14: 4, 15: 5, 16: 3, 17: 3, 18: 5}
+N_OBJECTIVES = 18
+
+# ---------------------------------------------------------------- Player roles
+ROLE_NAMES: dict[int, str] = {
+    1: "Mercator", 2: "Argentarius", 3: "Agrimensor", 4: "Architectus", 5: "Dominus",
+    6: "Patronus", 7: "Aedilis", 8: "Negotiator", 9: "Censor", 10: "Praetor", 11: "Quaestor",
+    12: "Pontifex", 13: "Tribunus", 14: "Legatus", 15: "Faber"}
+N_ROLES = 15
+
+# ---------------------------------------------------------------- Will of the Consul
+CONSUL = -2  # the owner value of the Consul's lots and tokens (seats are 0..n-1, -1 = nobody)
+CONSUL_START_VP = 5
+CONSUL_START_DEEDS = {"standard": 0, "hard": 2, "challenge": 4}
+CONSUL_EMPTY_PILE_VP = 7
+
+
+def _consul_tokens() -> tuple[Piece, ...]:
+    """The 30 Consul tokens, ids 0-29 in the spec's order (per size: R, C, V); code
+    ``X<id>``. Civic tokens score 1 VP (sizes 1-2) or 2 VP (sizes 3-4) per adjacent
+    building. The shape only gives the size (a token covers any connected cells)."""
+    table = ((1, "1", 4, 1, 4, 1, 4), (2, "I2", 3, 2, 3, 1, 3), (3, "I3", 2, 4, 2, 2, 2),
+             (4, "I4", 1, 6, 1, 3, 1))
+    out = []
+    for size, shape, nr, cit, nc, sil, nv in table:
+        for _ in range(nr):
+            out.append(Piece(f"X{len(out)}", RESIDENTIAL, shape, 1, citizens=cit))
+        for _ in range(nc):
+            out.append(Piece(f"X{len(out)}", COMMERCIAL, shape, 1, silver=sil))
+        for _ in range(nv):
+            out.append(Piece(f"X{len(out)}", CIVIC, shape, 1, rule=("buildings", 1 if size <= 2 else 2, 1)))
+    return tuple(out)
+
+
+CONSUL_TOKENS: tuple[Piece, ...] = _consul_tokens()
+PIECES.update({p.code: p for p in CONSUL_TOKENS})

@@ -10,8 +10,8 @@ from forumlab.core.errors import ConfigError
 from .catalogue import (
     DEFAULT_DEED_PRICES,
     DEFAULT_MAX_TURNS,
+    CONSUL_LEVELS,
     GRID_SIZE,
-    MODULES_IMPLEMENTED,
     MODULES_KNOWN,
     START_SILVER,
 )
@@ -53,10 +53,52 @@ class Options:
     def monuments(self) -> bool:
         return "monuments" in self.modules
 
+    @property
+    def trading(self) -> bool:
+        return "trading" in self.modules
+
+    @property
+    def stealing(self) -> bool:
+        return "stealing" in self.modules
+
+    @property
+    def favor_tokens(self) -> bool:
+        """Favor tokens exist with Trading or Stealing."""
+        return self.trading or self.stealing
+
+    @property
+    def objectives_module(self) -> bool:
+        return "objectives" in self.modules
+
+    @property
+    def hidden_objectives(self) -> bool:
+        return self.objectives_module and self.objectives == "hidden"
+
+    @property
+    def invocations(self) -> bool:
+        return "invocations" in self.modules
+
+    @property
+    def roles(self) -> bool:
+        return "roles" in self.modules
+
+    @property
+    def grid_players(self) -> int:
+        """The player count the city, deeds and display follow (1 human: the 2-player
+        city)."""
+        return max(2, self.players)
+
     def config(self) -> dict:
         """The options as a JSON-ready dict (the record's ``config``)."""
         config = {"players": self.players, "modules": list(self.modules), "draft": self.draft,
                   "deed_prices": list(self.deed_prices), "max_turns": self.max_turns}
+        # Module options are recorded only where they act, so base-game configs stay as before.
+        if self.objectives_module:
+            config["objectives"] = self.objectives
+        if self.trading:
+            config["max_trades"] = self.max_trades
+        if self.consul:
+            config["consul"] = self.consul
         if self.start_silver is not None:  # the study option, recorded only when used
             config["start_silver"] = list(self.start_silver)
         return config
@@ -68,9 +110,10 @@ def validate(**options) -> Options:
     Args:
         options: any of ``players`` (2-5), ``modules`` (list of module names),
             ``draft`` (bool), ``deed_prices`` (6 non-decreasing non-negative integers),
-            ``max_turns`` (>= 1), and the later modules' ``objectives`` ("hidden"/"public"),
-            ``consul`` (false until implemented), ``max_trades`` (0-3), and the study
-            option ``start_silver`` (one non-negative integer per seat; not in the spec).
+            ``max_turns`` (>= 1), ``objectives`` ("hidden"/"public"), ``consul`` (false,
+            true = "standard", "standard", "hard", "challenge": 1-4 players, no module but
+            monuments), ``max_trades`` (0-3), and the study option ``start_silver`` (one
+            non-negative integer per seat; not in the spec).
 
     Returns:
         The Options.
@@ -79,8 +122,15 @@ def validate(**options) -> Options:
     if unknown:
         raise ConfigError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})")
     players = _integer(options.get("players", 3), "players")
-    if players not in GRID_SIZE:
-        raise ConfigError(f"players must be 2-5, not {players}")
+    consul = options.get("consul", False)
+    if consul is True:
+        consul = "standard"
+    if consul is not False and consul not in CONSUL_LEVELS:
+        raise ConfigError(f"consul must be false, true, 'standard', 'hard' or 'challenge', not {consul!r}")
+    if consul and not 1 <= players <= 4:
+        raise ConfigError(f"players must be 1-4 with the Will of the Consul, not {players}")
+    if not consul and players not in GRID_SIZE:
+        raise ConfigError(f"players must be 2-5 (1 only with the Will of the Consul), not {players}")
 
     modules = options.get("modules", ())
     if isinstance(modules, str) or not isinstance(modules, (list, tuple)):
@@ -88,10 +138,12 @@ def validate(**options) -> Options:
     for name in modules:
         if name not in MODULES_KNOWN:
             raise ConfigError(f"unknown module {name!r} (known: {', '.join(MODULES_KNOWN)})")
-        if name not in MODULES_IMPLEMENTED:
-            raise ConfigError(f"module {name!r} is not implemented yet")
     if len(set(modules)) != len(modules):
         raise ConfigError(f"modules lists a module twice: {list(modules)}")
+    if consul:
+        others = [name for name in modules if name != "monuments"]
+        if others:
+            raise ConfigError(f"the Will of the Consul allows only the monuments module, not {others[0]!r}")
 
     draft = options.get("draft", False)
     if not isinstance(draft, bool):
@@ -111,11 +163,6 @@ def validate(**options) -> Options:
     objectives = options.get("objectives", "hidden")
     if objectives not in ("hidden", "public"):
         raise ConfigError(f"objectives must be 'hidden' or 'public', not {objectives!r}")
-    consul = options.get("consul", False)
-    if consul is True or consul in ("standard", "hard", "challenge"):
-        raise ConfigError("the Will of the Consul is not implemented yet")
-    if consul is not False:
-        raise ConfigError(f"consul must be false, 'standard', 'hard' or 'challenge', not {consul!r}")
     max_trades = _integer(options.get("max_trades", 1), "max_trades")
     if not 0 <= max_trades <= 3:
         raise ConfigError(f"max_trades must be 0-3, not {max_trades}")
