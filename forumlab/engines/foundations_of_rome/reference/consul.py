@@ -9,7 +9,7 @@ Tokens are buildings of owner ``CONSUL`` with code ``X<id>`` (``catalogue.CONSUL
 
 from __future__ import annotations
 
-from .catalogue import CONSUL, CONSUL_EMPTY_PILE_VP, CONSUL_TOKENS, COMMERCIAL, PIECES
+from .catalogue import COMMERCIAL, CONSUL, CONSUL_EMPTY_PILE_VP, CONSUL_TOKENS, PIECES
 
 
 def token_size(tid: int) -> int:

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from forumlab.core.errors import ConfigError
 
 from .catalogue import (
+    CONSUL_LEVELS,
     DEFAULT_DEED_PRICES,
     DEFAULT_MAX_TURNS,
-    CONSUL_LEVELS,
     GRID_SIZE,
     MODULES_KNOWN,
     START_SILVER,

@@ -72,7 +72,8 @@ def population(state, seat: int) -> int:
 
 def own_count(state, seat: int, kind: str) -> int:
     """Own buildings (monuments included) of a kind on the board."""
-    return sum(1 for owner, code, _ in state.buildings.values() if owner == seat and PIECES[code].kind == kind)
+    return sum(1 for owner, code, _ in state.buildings.values()
+               if owner == seat and PIECES[code].kind == kind)
 
 
 def commercial_silver(state, seat: int) -> int:

@@ -15,8 +15,7 @@ import re
 from forumlab.core.errors import GameOverError, IllegalMoveError
 from forumlab.core.ranks import shared_ranks
 
-from . import hidden, scoring
-from . import consul
+from . import consul, hidden, scoring
 from .catalogue import (
     BUILDINGS,
     CONSUL,
@@ -297,7 +296,9 @@ class ReferenceState:
         population and VP by source (``vp_by_source``: population, civic, commercial,
         tray, monuments, lot_markers)."""
         n = self.options.players
-        extra = {"consul_vp": self.consul_vp, "consul_margin": self.consul_margin()} if self.options.consul else {}
+        extra = {}
+        if self.options.consul:
+            extra = {"consul_vp": self.consul_vp, "consul_margin": self.consul_margin()}
         return extra | {
             "scores": self.scores(),
             "ranks": self.ranks(),
@@ -646,7 +647,8 @@ class ReferenceState:
             edge = piece.monument and self._needs_edge(piece.monument)
             # Architectus may rebuild a code it has none left of exactly on its own copy.
             only = None if piece.monument or self.supply[seat][piece.code] > 0 else {
-                cells for owner, code, cells in self.buildings.values() if owner == seat and code == piece.code}
+                cells for owner, code, cells in self.buildings.values()
+                if owner == seat and code == piece.code}
             for cells, mask in self.grid.footprints(piece.shape):
                 if mask & ~owned:
                     continue
