@@ -592,3 +592,22 @@ def test_legal_moves_are_exactly_the_moves_play_accepts(seed):
                 checked += 1
         state.play(state.random_move(chooser))
     assert checked > 1000
+
+
+def test_observation_hides_others_objectives_and_role_choices_until_the_reveal():
+    state = new(7, players=3, modules=["objectives", "roles"])
+    for seat in range(3):
+        state.play(f"K:O{state.obj_dealt[seat][0]}")
+    state.play(f"K:P{state.role_dealt[0][0]}")  # seat 0 chose; seats 1, 2 to go
+    other = state.copy()
+    other.obj_dealt[1] = [c for c in range(1, 19) if c not in state.obj_dealt[0] + state.obj_dealt[1]
+                          + state.obj_dealt[2]][:2]
+    other.obj_kept[1] = other.obj_dealt[1][1]
+    other.role_pick[0] = other.role_dealt[0][1]
+    assert other.observation(2) == state.observation(2)  # seat 2 cannot tell them apart
+    assert other.observation(1) != state.observation(1)  # its own kept card changed
+    assert other.observation(0) != state.observation(0)
+    for seat in (1, 2):
+        state.play(f"K:P{state.role_dealt[seat][0]}")
+        other.play(f"K:P{other.role_dealt[seat][0]}")
+    assert other.observation(2) != state.observation(2)  # the reveal shows seat 0's choice

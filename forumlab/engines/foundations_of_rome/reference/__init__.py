@@ -151,7 +151,9 @@ Decisions (where the spec is silent; every other rule is the spec's, literally)
 26. Objectives: buildings counted include monuments; O4's corners are the city's four
     corner lots; O12 counts own buildings touching at least one building of another
     player; O17's residential and commercial neighbours may be anyone's; O10 reads the
-    silver held after all other end scoring. With ``objectives="public"`` there are no
+    silver held after all other end scoring. Augur counts the objectives the seat scores
+    (its kept card if hidden, every face-up card it meets if public). With
+    ``objectives="public"`` there are no
     keep plies. Keeps (``K:O``, then ``K:P``) run seat 0..n-1 after the draft; they are
     not main actions; the last role choice reveals all roles (Argentarius: +5 silver).
 27. The Consul: it acts after each main action of the holder in a normal turn while the
