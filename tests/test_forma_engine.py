@@ -341,6 +341,42 @@ def test_bridge_counts_are_square_disjoint():
     assert forma_kernels.bridges(state.array, 0) == (1, 0)
 
 
+def test_bridge_progress_counts_the_share_of_the_board_the_edge_chains_cover():
+    # Column a: a1-a10 (from the north edge, 10 rows) and a16-a20 (from the south, 5 rows).
+    steps = [vertical("I5", "a1"), vertical("I5", "a6"), vertical("I4", "a16"), one("a20")]
+    state = script(game(2).new_state(0), [(0, m) for m in steps])
+    # North-south (10 + 5) / 20 squared; east-west: one column from the west edge, 1/20.
+    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(0.75 ** 2 + 0.05 ** 2)
+    # Closing the gap a11-a15 finishes the bridge: its direction counts 1.
+    script(state, [(0, vertical("I4", "a11")), (0, one("a15"))])
+    assert forma_kernels.bridges(state.array, 0) == (1, 0)
+    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(1.0 + 0.05 ** 2)
+
+
+def test_bridge_progress_follows_a_chain_that_turns_back():
+    # A chain from the north edge down column a to a10, east along row 10 (b10-d10) and
+    # back up column e to e4: the east-west reach follows it to column e (5 of 20).
+    steps = [vertical("I5", "a1"), vertical("I5", "a6"), horizontal("I3", "b10"),
+             vertical("I4", "e7"), vertical("I3", "e4")]
+    state = script(game(2).new_state(0), [(0, m) for m in steps])
+    ns = 10 / 20
+    ew = 5 / 20
+    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(ns ** 2 + ew ** 2)
+
+
+def test_bridge_progress_sees_a_finished_bridge_exactly_when_the_max_flow_does():
+    rng = random.Random(5)
+    for seed in range(40):
+        state = game(rng.choice([2, 4]), "random").new_state(seed)
+        finish_randomly(state, seed)
+        for seat in range(state.game.players):
+            ns, ew = forma_kernels.bridges(state.array, seat)
+            progress = forma_kernels.bridge_progress(state.array, seat)
+            # A finished direction adds 1, an unfinished one at most (19/20)**2.
+            finished = (ns > 0) + (ew > 0)
+            assert finished <= progress <= finished + (2 - finished) * 0.95 ** 2
+
+
 # ---------------------------------------------------------------- setup
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_setup_rules_hold_over_many_seeds(players):
