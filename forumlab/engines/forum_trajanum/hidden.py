@@ -62,7 +62,9 @@ def _return_take(s, q):
     b = seat_base(q)
     for k in range(2):
         sp = s[D_TAKE + 2 * q + k]
-        w = s[D_TILES + 2 * q + k] & ~SEEN_MASK
+        w = s[D_TILES + 2 * q + k]
+        if not w & TW_UP:  # a face-down tile is unknown again (a face-up one keeps its seers)
+            w &= ~SEEN_MASK
         if sp == RV:
             w |= np.int64(1) << (TW_SEEN_SHIFT + q)
         s[b + TILE + sp] = w
