@@ -107,7 +107,7 @@ def undo_draft(s, o):
     head = s[QUEUE]
     if s[D_TAKE + 2 * head] < 0:
         one = np.empty(2, dtype=np.int64)
-        if take_moves(s, head, one, 0, 0) == 1:
+        if take_moves(s, head, one, 0, 0, 2) == 1:
             apply_core(s, one[0])
 
 

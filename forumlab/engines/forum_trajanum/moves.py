@@ -365,15 +365,24 @@ def conv_moves(s, p, out, n, offset):
 
 @njit(cache=True)
 def _can_conv_or_build(s, p):
+    """Whether the turn offers more than ``build -``: a conversion, or a vacated space
+    and a builder or a worker (every double costs more than some single tile)."""
     one = np.empty(1, dtype=np.int64)
     if conv_moves(s, p, one, 0, 0) > 0:
         return True
-    return build_moves(s, p, one, 0, 0) > 0
+    b = seat_base(p)
+    if (BUILDABLE_BB & ~s[b + TILEBB] & ~s[b + BLTBB]) == 0:
+        return False
+    for i in range(5):  # B r b g y
+        if s[b + RES + R_B + i] > 0:
+            return True
+    return False
 
 
 # ---- legal moves ------------------------------------------------------------------------------
 @njit(cache=True)
-def take_moves(s, p, out, n, offset):
+def take_moves(s, p, out, n, offset, stop=1 << 30):
+    """Append the affordable ``take`` pairs (counting stops once ``stop`` are found)."""
     b = seat_base(p)
     tiles = s[b + TILEBB]
     tribunes = s[b + RES + R_T]
@@ -383,6 +392,8 @@ def take_moves(s, p, out, n, offset):
         for y in range(x + 1, 37):
             if (tiles >> y) & 1 and pair_cost(s, tiles, x, y) <= tribunes:
                 n = _emit(out, n, offset, mv(M_TAKE, x * 64 + y))
+                if n >= stop:
+                    return n
     return n
 
 
@@ -749,7 +760,7 @@ def advance(s):
                 continue
             p = s[QUEUE]
             if s[D_TAKE + 2 * p] < 0:
-                k = take_moves(s, p, one, 0, 0)
+                k = take_moves(s, p, one, 0, 0, 2)
                 if k == 1:
                     apply_core(s, one[0])
                     continue
