@@ -388,16 +388,31 @@ def test_render_shows_forum_colonias_tracks_and_cards():
     assert "\x1b[" in state.render(color=True)
 
 
-def test_random_move_is_legal_on_long_build_lists():
+def _windows_agree(a):
+    """Every window of the move list (what random_move reads) matches the full list."""
+    full = np.empty(data.MAX_MOVES, dtype=np.int64)
+    n = moves.legal_moves(a, full)
+    one = np.empty(7, dtype=np.int64)
+    for k in range(0, n, 5):
+        assert moves.moves_window(a, one, k) == n
+        got = one[:min(7, n - k)]
+        assert got.tolist() == full[k:k + len(got)].tolist(), k
+    return n
+
+
+def test_random_move_reads_long_lists_by_window():
     game, state = blank(2)
     a = state.array
     vacate(a, 0, *[L.cell_name(c) for c in data.BUILDABLE])
     res(a, 0, B=3, r=3, b=3, g=3, y=3, A=3)
     decide(state, moves.item(moves.I_CONVBUILD, 0, 0, 0), 0)
+    assert _windows_agree(a) > 10000
     legal = set(state.legal_moves().tolist())
-    assert len(legal) > 1000
     from forumlab.core.rng import make_rng
     from forumlab.engines.forum_trajanum import kernels
 
     rng = make_rng(4)
     assert all(int(kernels.random_move(a, rng)) in legal for _ in range(200))
+    draft = ForumTrajanum(players=2, setup="fixed").new_state(1)
+    res(draft.array, 0, T=2)
+    assert _windows_agree(draft.array) == 33 * 32 // 2  # with 2 tribunes every pair is affordable

@@ -62,6 +62,9 @@ class ForumTrajanum(Game):
     min_players = 2
     max_players = 4
     perfect_information = False
+    # Provisional (not tuned yet): heuristic leaves as in Foundations of Rome, whose
+    # heuristic is on the same VP-difference scale; MCTS is ISMCTS here ("auto").
+    mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
     kernels = Kernels.from_module(ft_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, intro: bool = False, setup: str = "choose"):

@@ -9,24 +9,35 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import rand_below
-from .data import MAX_MOVES  # noqa: F401  (protocol constant)
+from .data import CRANE_VALUE, MAX_MOVES, TRAJAN_TASKS  # noqa: F401  (MAX_MOVES: protocol constant)
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
-    COLS,
+    CORNERS,
+    CRANE,
     CYCLE,
-    MERCH,
+    INTRO,
     N_PLAYERS,
     OVER,
-    PRES,
-    RES,
-    ROUND,
     SHIP,
     STATE_SIZE,  # noqa: F401  (checked when the game registers)
+    TILE,
     TO_MOVE,
     TRACK,
+    TRAJAN,
 )
 from .moves import apply_move, legal_moves, moves_window  # noqa: F401  (protocol kernels)
-from .scoring import active_citizens, largest_group, seat_base, total_vp
+from .scoring import (
+    active_citizens,
+    area_points,
+    colonia_points,
+    eagle_points,
+    prestige_bonus,
+    resources,
+    seat_base,
+    structures_of,
+    task_met,
+    total_vp,
+)
 from .setup import new_state  # noqa: F401
 
 WINDOW = 64  # random_move's buffer: longer lists are sampled by index, not listed
@@ -65,33 +76,42 @@ def scores(s, out):
 
 
 @njit(cache=True)
-def _value(s, p, cycles_left):
-    """VP plus modest worth for what will score later: resources, active citizens
-    (columns, multipliers), envoys and the group, tracks, the prestige bar."""
+def _value(s, p, scorings_left):
+    """VP so far plus what the position is worth at the cycle-end scorings still to
+    come: the Colonia, eagle and area points it would score now (once per scoring
+    left), the uncovered cranes and the Trajan card of the current cycle (once), and
+    modest worth for resources, envoys in the ship, active citizens, tracks and the bar."""
     b = seat_base(p)
-    res = 0
-    for i in range(8):
-        res += s[b + RES + i]
-    act = active_citizens(s, p)
-    tracks = s[b + TRACK] + s[b + TRACK + 1] + s[b + TRACK + 2]
     v = float(total_vp(s, p))
-    v += 0.6 * res + 0.8 * s[b + SHIP]
-    v += cycles_left * (1.5 * act + 1.0 * largest_group(s, p) + 0.5 * (s[b + PRES] + 2 * s[b + MERCH]))
-    v += 1.0 * tracks + 1.0 * s[b + COLS]
+    if scorings_left > 0:
+        v += scorings_left * (colonia_points(s, p) + eagle_points(s, p) + area_points(s, p))
+        for k in range(4):
+            col = s[b + CRANE + k]
+            if col >= 0 and s[b + TILE + CORNERS[k]] == 0:
+                v += CRANE_VALUE[s[CYCLE]] * structures_of(s, p, col)
+        if s[INTRO] == 0 or s[CYCLE] == 3:
+            pile = s[CYCLE] - 1 if s[INTRO] == 0 else 2
+            card = s[TRAJAN + pile] - 1
+            for k in range(2):
+                if task_met(s, p, TRAJAN_TASKS[pile, card, k, 0], TRAJAN_TASKS[pile, card, k, 1]):
+                    v += 3 + prestige_bonus(s, p)
+    v += 0.5 * resources(s, p) + 0.7 * s[b + SHIP]
+    v += scorings_left * (0.7 * active_citizens(s, p) + 0.3 * prestige_bonus(s, p))
+    v += 0.8 * (min(4, s[b + TRACK]) + min(4, s[b + TRACK + 1]) + min(4, s[b + TRACK + 2]))
     return v
 
 
 @njit(cache=True)
 def heuristic(s, player):
     """The player's value minus the best other seat's (VP scale)."""
-    cycles_left = 0.0
+    scorings_left = 0
     if s[OVER] == 0:
-        cycles_left = 3.0 - (s[CYCLE] - 1) - (s[ROUND] % 4) / 4.0
-    mine = _value(s, player, cycles_left)
+        scorings_left = 4 - s[CYCLE]  # this cycle's scoring and the later ones
+    mine = _value(s, player, scorings_left)
     best = -1e18
     for q in range(s[N_PLAYERS]):
         if q != player:
-            v = _value(s, q, cycles_left)
+            v = _value(s, q, scorings_left)
             if v > best:
                 best = v
     return mine - best

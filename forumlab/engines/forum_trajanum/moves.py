@@ -284,63 +284,104 @@ def _affordable(s, b, need):
 
 
 @njit(cache=True)
-def build_moves(s, p, out, n, offset):
-    """Append every affordable build (window [offset, offset + len(out)) of the list)."""
-    b = seat_base(p)
-    vac = BUILDABLE_BB & ~s[b + TILEBB] & ~s[b + BLTBB]
-    if vac == 0:
-        return n
+def _payments(s, b):
+    """The affordable payments, once per position (they do not depend on the cells):
+    grey singles (gp), structure singles (colour, cp), grey+colour doubles (gp, colour,
+    cp) and doubles of 2 structures (colour, p1 <= p2), as rows of small arrays."""
     need = np.zeros(6, dtype=np.int64)  # workers r b g y, builders, assistants
-    for c in BUILDABLE:
-        if not (vac >> c) & 1:
-            continue
-        for gp in range(5):
+    grey = np.empty(5, dtype=np.int64)
+    ng = 0
+    for gp in range(5):
+        need[:] = 0
+        _grey_need(gp, need)
+        if _affordable(s, b, need):
+            grey[ng] = gp
+            ng += 1
+    colour = np.empty((16, 2), dtype=np.int64)
+    nc = 0
+    pair = np.empty((40, 2), dtype=np.int64)
+    npair = 0
+    for col in range(4):
+        for cp in range(5):
+            if cp == col + 1:
+                continue
             need[:] = 0
-            _grey_need(gp, need)
+            _colour_need(col, cp, need)
             if _affordable(s, b, need):
-                for g in range(4):
-                    n = _emit(out, n, offset, mv(M_BUILD, (g << 18) | (c << 12) | (63 << 6) | (gp << 3)))
+                colour[nc, 0] = col
+                colour[nc, 1] = cp
+                nc += 1
+            for p2 in range(cp, 5):
+                if p2 == col + 1:
+                    continue
+                need[:] = 0
+                _colour_need(col, cp, need)
+                _colour_need(col, p2, need)
+                if _affordable(s, b, need):
+                    pair[npair, 0] = col
+                    pair[npair, 1] = cp * 8 + p2
+                    npair += 1
+    mixed = np.empty((80, 3), dtype=np.int64)
+    nm = 0
+    for gp in range(5):
         for col in range(4):
             for cp in range(5):
                 if cp == col + 1:
                     continue
                 need[:] = 0
+                _grey_need(gp, need)
                 _colour_need(col, cp, need)
                 if _affordable(s, b, need):
-                    n = _emit(out, n, offset, mv(M_BUILD, ((4 + col) << 18) | (c << 12) | (63 << 6) | (cp << 3)))
+                    mixed[nm, 0] = gp
+                    mixed[nm, 1] = col
+                    mixed[nm, 2] = cp
+                    nm += 1
+    return grey[:ng], colour[:nc], mixed[:nm], pair[:npair]
+
+
+@njit(cache=True)
+def build_moves(s, p, out, n, offset):
+    """Append every affordable build (window [offset, offset + len(out)) of the list).
+    Blocks of moves wholly outside the window are counted, not produced, so counting
+    a long list costs one pass over the cells."""
+    b = seat_base(p)
+    vac = BUILDABLE_BB & ~s[b + TILEBB] & ~s[b + BLTBB]
+    if vac == 0:
+        return n
+    grey, colour, mixed, pair = _payments(s, b)
+    end = offset + len(out)
+    block = 4 * len(grey) + len(colour)
+    for c in BUILDABLE:
+        if not (vac >> c) & 1:
+            continue
+        if n + block <= offset or n >= end:
+            n += block
+            continue
+        for i in range(len(grey)):
+            for g in range(4):
+                n = _emit(out, n, offset, mv(M_BUILD, (g << 18) | (c << 12) | (63 << 6) | (grey[i] << 3)))
+        for i in range(len(colour)):
+            n = _emit(out, n, offset, mv(M_BUILD, ((4 + colour[i, 0]) << 18) | (c << 12) | (63 << 6)
+                                        | (colour[i, 1] << 3)))
+    block = 2 * 4 * len(mixed) + len(pair)
     for i in range(len(ADJ_PAIRS)):
         x = ADJ_PAIRS[i, 0]
         y = ADJ_PAIRS[i, 1]
         if not ((vac >> x) & 1 and (vac >> y) & 1):
             continue
+        if n + block <= offset or n >= end:
+            n += block
+            continue
         for o in range(2):
             c1 = x if o == 0 else y
             c2 = y if o == 0 else x
-            for gp in range(5):
-                for col in range(4):
-                    for cp in range(5):
-                        if cp == col + 1:
-                            continue
-                        need[:] = 0
-                        _grey_need(gp, need)
-                        _colour_need(col, cp, need)
-                        if _affordable(s, b, need):
-                            for g in range(4):
-                                n = _emit(out, n, offset, mv(M_BUILD, ((8 + 4 * g + col) << 18) | (c1 << 12)
-                                                            | (c2 << 6) | (gp << 3) | cp))
-        for col in range(4):
-            for p1 in range(5):
-                if p1 == col + 1:
-                    continue
-                for p2 in range(p1, 5):
-                    if p2 == col + 1:
-                        continue
-                    need[:] = 0
-                    _colour_need(col, p1, need)
-                    _colour_need(col, p2, need)
-                    if _affordable(s, b, need):
-                        n = _emit(out, n, offset, mv(M_BUILD, ((24 + col) << 18) | (x << 12) | (y << 6)
-                                                    | (p1 << 3) | p2))
+            for j in range(len(mixed)):
+                for g in range(4):
+                    n = _emit(out, n, offset, mv(M_BUILD, ((8 + 4 * g + mixed[j, 1]) << 18) | (c1 << 12)
+                                                | (c2 << 6) | (mixed[j, 0] << 3) | mixed[j, 2]))
+        for j in range(len(pair)):
+            n = _emit(out, n, offset, mv(M_BUILD, ((24 + pair[j, 0]) << 18) | (x << 12) | (y << 6)
+                                        | pair[j, 1]))
     return n
 
 
@@ -386,6 +427,20 @@ def take_moves(s, p, out, n, offset, stop=1 << 30):
     b = seat_base(p)
     tiles = s[b + TILEBB]
     tribunes = s[b + RES + R_T]
+    if tribunes >= 2 and stop > 2:  # a pair costs at most 2: every pair, by block of x
+        k = popcount(tiles)
+        end = offset + len(out)
+        for x in range(37):
+            if not (tiles >> x) & 1:
+                continue
+            k -= 1  # spaces after x that hold a tile
+            if n + k <= offset or n >= end:
+                n += k
+                continue
+            for y in range(x + 1, 37):
+                if (tiles >> y) & 1:
+                    n = _emit(out, n, offset, mv(M_TAKE, x * 64 + y))
+        return n
     for x in range(37):
         if not (tiles >> x) & 1:
             continue
