@@ -21,7 +21,8 @@ from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 
-DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome": "2,4", "forum-trajanum": "2,4"}
+DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome": "2,4",
+                   "forum-trajanum": "2,4"}
 
 
 class _PlaysNotation:

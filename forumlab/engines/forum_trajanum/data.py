@@ -91,7 +91,8 @@ CRANE_VALUE = np.array([0, 3, 2, 1], dtype=np.int64)  # by cycle
 COLUMN_VALUE = np.array([0, 3, 2, 1], dtype=np.int64)
 
 # Trajan tasks: (symbol, threshold) per card [pile 0-2][card 0-3][task 0-1]
-S_COLS, S_TYPES, S_ROWTYPES, S_COLOURS, S_MAXCOL, S_ACT, S_FULL, S_ENV, S_GRP, S_EAGLE, S_RES, S_LVL2, S_LVL4 = range(13)
+(S_COLS, S_TYPES, S_ROWTYPES, S_COLOURS, S_MAXCOL, S_ACT, S_FULL, S_ENV, S_GRP, S_EAGLE, S_RES, S_LVL2,
+ S_LVL4) = range(13)
 TRAJAN_TASKS = np.array([
     [[S_COLS, 1, S_ACT, 2], [S_COLOURS, 2, S_ENV, 3], [S_TYPES, 2, S_RES, 3], [S_EAGLE, 1, S_MAXCOL, 2]],
     [[S_TYPES, 4, S_ACT, 4], [S_COLOURS, 4, S_GRP, 4], [S_COLS, 2, S_LVL2, 2], [S_ENV, 6, S_FULL, 1]],

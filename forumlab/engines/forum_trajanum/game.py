@@ -100,7 +100,8 @@ class ForumTrajanum(Game):
 
     def rank_keys(self, array: np.ndarray, scores: list) -> list:
         """(VP, active citizens, resources) per seat: the rulebook's tie-breaks."""
-        return [(score, int(active_citizens(array, p)), int(resources(array, p))) for p, score in enumerate(scores)]
+        return [(score, int(active_citizens(array, p)), int(resources(array, p)))
+                for p, score in enumerate(scores)]
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
         n = int(array[N_PLAYERS])
@@ -108,7 +109,8 @@ class ForumTrajanum(Game):
         return {
             "resources": [{name: int(array[b + RES + i]) for i, name in enumerate(RES_NAMES)} for b in bases],
             "active_citizens": [int(active_citizens(array, p)) for p in range(n)],
-            "vp_by_source": [{name: int(array[b + VPS + i]) for i, name in enumerate(SOURCE_NAMES)} for b in bases],
+            "vp_by_source": [{name: int(array[b + VPS + i]) for i, name in enumerate(SOURCE_NAMES)}
+                             for b in bases],
         }
 
     def render(self, array: np.ndarray) -> str:

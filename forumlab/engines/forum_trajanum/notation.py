@@ -153,7 +153,8 @@ def _parse_build(text: str, arg: str) -> int:
         if c2 is not None or pb is not None:
             raise _malformed(text, "a single tile covers one space and has one payment")
         col = COLOURS.index(name)
-        return _code(M_BUILD, ((4 + col) << 18) | (c1 << 12) | (63 << 6) | (_parse_colour_pay(text, col, pa) << 3))
+        pay = _parse_colour_pay(text, col, pa)
+        return _code(M_BUILD, ((4 + col) << 18) | (c1 << 12) | (63 << 6) | (pay << 3))
     if c2 is None or pb is None:
         raise _malformed(text, "a double covers two spaces and has two payments")
     if name in GREY_NAMES and plus is not None:
@@ -192,7 +193,8 @@ def parse_move(text: str) -> int:
         m = re.match(r"^([rbgy]{4})/([12])/(a1|f1|a6|f6)$", arg)
         if not m or m.group(1) not in _PERM:
             raise _malformed(text, "expected setup <rbgy permutation>/<1|2>/<a1|f1|a6|f6>")
-        return _code(M_SETUP, _PERM[m.group(1)] * 8 + (int(m.group(2)) - 1) * 4 + CORNER_NAMES.index(m.group(3)))
+        row, corner = int(m.group(2)) - 1, CORNER_NAMES.index(m.group(3))
+        return _code(M_SETUP, _PERM[m.group(1)] * 8 + row * 4 + corner)
     if word == "take":
         parts = arg.split(" ")
         if len(parts) != 2 or not all(p in _CELL for p in parts):
@@ -217,7 +219,8 @@ def parse_move(text: str) -> int:
     if word == "conv":
         m = re.match(r"^([CTA])>([CTArbgyB])$", arg)
         if m and m.group(1) in MII_NAMES and m.group(2) in MII_NAMES and m.group(1) != m.group(2):
-            return _code(M_CONV, CONV_MII * 16 + MII_NAMES.index(m.group(1)) * 4 + MII_NAMES.index(m.group(2)))
+            src, dst = MII_NAMES.index(m.group(1)), MII_NAMES.index(m.group(2))
+            return _code(M_CONV, CONV_MII * 16 + src * 4 + dst)
         if m and m.group(1) == "A" and m.group(2) in COLOURS:
             return _code(M_CONV, CONV_CI * 16 + COLOURS.index(m.group(2)))
         if arg == "A>B":

@@ -17,11 +17,11 @@ from .layout import (
     FCOLS,
     FOCC,
     HELD,
+    MERCH,
     N_PLAYERS,
     NCOLS,
     OVER,
     PRES,
-    MERCH,
     RES,
     RES_NAMES,
     ROUND,
@@ -75,10 +75,12 @@ def _colonia(a: np.ndarray, p: int) -> list[str]:
     lines = [f"{SEATS[p]}'s Colonia      a    b    c    d    e    f     citizens (A active, i inactive)"]
     for r in range(6):
         cells = " ".join(_cell_token(a, b, 6 * r + c) for c in range(6))
-        cits = " ".join({1: "A", 2: "i"}[int(a[b + CIT + 2 * r + k])] for k in range(2) if a[b + CIT + 2 * r + k])
+        cits = " ".join({1: "A", 2: "i"}[int(a[b + CIT + 2 * r + k])] for k in range(2)
+                        if a[b + CIT + 2 * r + k])
         lines.append(f"  row {r + 1}         {cells}   {ROW_NAMES[r]} {cits or '-'}")
     rv = int(a[b + TILE + RV])
-    held = " ".join(f"{name}={_tile_token(int(a[b + HELD + j]))}" for j, name in enumerate("kr") if a[b + HELD + j])
+    held = " ".join(f"{name}={_tile_token(int(a[b + HELD + j]))}" for j, name in enumerate("kr")
+                    if a[b + HELD + j])
     res = " ".join(f"{n}{int(a[b + RES + i])}" for i, n in enumerate(RES_NAMES))
     tracks = " ".join(f"{n}{min(4, int(a[b + TRACK + i]))}" for i, n in enumerate(TRACK_NAMES))
     side = "merchant" if a[b + MERCH] else "basic"
@@ -114,7 +116,8 @@ def render(a: np.ndarray) -> str:
     cards = " ".join(CARD_NAMES[int(a[CARDS + k])] for k in range(2) if a[CARDS + k] >= 0) or "-"
     trajan = " ".join(f"{'I' * (pile + 1)}-{int(a[TRAJAN + pile])}" for pile in range(3))
     lines.append(f"round {int(a[ROUND])}/12, cycle {cycle}, column value {4 - cycle}, street cards {cards}, "
-                 f"undrawn {8 - int(a[DRAWN + cycle - 1])}, Trajan cards {trajan}, start {SEATS[int(a[START])]}")
+                 f"undrawn {8 - int(a[DRAWN + cycle - 1])}, Trajan cards {trajan}, "
+                 f"start {SEATS[int(a[START])]}")
     for p in range(n):
         if a[SEAT + p * SEAT_SIZE + SET]:
             lines.extend(_colonia(a, p))

@@ -19,7 +19,6 @@ from .data import (
     S_FULL,
     S_GRP,
     S_LVL2,
-    S_LVL4,
     S_MAXCOL,
     S_RES,
     S_ROWTYPES,
@@ -30,13 +29,13 @@ from .layout import (
     B_COL,
     B_MKT,
     B_R,
-    B_Y,
     BLD,
     CIT,
     COLS,
     CORNERS,
     CRANE,
     CYCLE,
+    ENVBB,
     FCOLS,
     FOCC,
     INTRO,
@@ -56,7 +55,6 @@ from .layout import (
     TRACK,
     TRAJAN,
     VPS,
-    ENVBB,
 )
 
 

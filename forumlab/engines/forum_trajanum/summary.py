@@ -74,7 +74,8 @@ def tile(word: int) -> dict[str, Any] | None:
     if word == 0:
         return None
     return {"o": (word >> TW_OWNER_SHIFT) & 3, "t": TYPE_NAMES[word & TW_TYPE], "up": bool(word & TW_UP),
-            "seen": [q for q in range(4) if (word >> (TW_SEEN_SHIFT + q)) & 1], "placed": bool(word & TW_PLACED)}
+            "seen": [q for q in range(4) if (word >> (TW_SEEN_SHIFT + q)) & 1],
+            "placed": bool(word & TW_PLACED)}
 
 
 def _seat(a: np.ndarray, p: int) -> dict[str, Any]:
@@ -96,7 +97,9 @@ def _seat(a: np.ndarray, p: int) -> dict[str, Any]:
         "ship": int(a[b + SHIP]),
         "crane": ({CORNER_NAMES[k]: (COLOURS[a[b + CRANE + k]] if a[b + CRANE + k] >= 0 else None)
                    for k in range(4)} if done else {}),
-        "uncovered": ([CORNER_NAMES[k] for k in (0, 2, 1, 3) if not a[b + TILE + CORNERS[k]]] if done else []),
+        # listed a1, a6, f1, f6 (sorted by name), as the reference does
+        "uncovered": ([CORNER_NAMES[k] for k in (0, 2, 1, 3) if not a[b + TILE + CORNERS[k]]]
+                      if done else []),
         "held": {name: tile(a[b + HELD + j]) for j, name in enumerate("kr") if a[b + HELD + j]},
         "female": CLASS_NAMES[a[b + FEMALE]],
         "setup_done": done,
