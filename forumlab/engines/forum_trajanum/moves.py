@@ -130,17 +130,20 @@ MII_RES = np.array([R_C, R_T, R_A], dtype=np.int64)
 
 @njit(cache=True, inline="always")
 def item(kind, a, b, c):
+    """A stack item word: kind and three small arguments."""
     return kind | (a << 8) | (b << 16) | (c << 24)
 
 
 @njit(cache=True, inline="always")
 def push(s, it):
+    """Push a pending item onto the stack."""
     s[STACK + s[SP]] = it
     s[SP] += 1
 
 
 @njit(cache=True, inline="always")
 def mv(kind, payload):
+    """A move code from its kind (M_*) and payload."""
     return (np.int64(kind) << KIND_SHIFT) | payload
 
 
@@ -203,6 +206,7 @@ def take_cost(tiles, x, y, c1, c2):
 
 @njit(cache=True)
 def pair_cost(s, tiles, x, y):
+    """Tribunes a ``take x y`` costs: the cheaper of its two card assignments."""
     c1 = s[CARDS]
     c2 = s[CARDS + 1]
     return min(take_cost(tiles, x, y, c1, c2), take_cost(tiles, y, x, c1, c2))
@@ -454,6 +458,7 @@ def take_moves(s, p, out, n, offset, stop=1 << 30):
 
 @njit(cache=True)
 def pay_moves(s, p, out, n, offset):
+    """Append the ``pay`` plies: every set of citizen rows the coins cover."""
     b = seat_base(p) + CIT
     rows = 0
     for r in range(6):
@@ -468,6 +473,7 @@ def pay_moves(s, p, out, n, offset):
 
 @njit(cache=True)
 def pick_moves(s, p, kind, out, n, offset):
+    """Append the ``pick`` plies of a pick kind (PK_*); PII makes area bonuses pairs."""
     if kind == PK_AREA or kind == PK_AREA1:
         if kind == PK_AREA and row_active(s, p, 1) > 0:
             for i in range(5):
