@@ -69,19 +69,25 @@ def test_engines_agree_move_for_move(config):
 
 
 def builder(text: str) -> int:
-    """Prefer builds (doubles most), conversions, two-tile uses and high track levels."""
+    """Prefer libraries (a track to level 4 and past it), other builds (doubles most),
+    conversions, two-tile uses, high track levels and paying citizens."""
+    if text.startswith("build lib"):
+        return 7 + ("+" in text)
     if text.startswith("build") and text != "build -":
-        return 4 + ("," in text)
+        return 5 + ("," in text)
     if text.startswith(("conv", "use kr", "use rk")) or "+" in text:
-        return 3
+        return 4
     if text.startswith("track"):
         return int(text[-1])
+    if text.startswith("pay") and text != "pay -":
+        return 2
     return 0 if text in ("env -", "pay -") else 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engines_agree_on_building_games_and_the_intro(players):
     play_both({"players": players, "intro": True, "setup": "choose"}, 50 + players, prefer=builder)
+    play_both({"players": players, "intro": False, "setup": "fixed"}, 60 + players, prefer=builder)
 
 
 @pytest.mark.slow
