@@ -21,7 +21,8 @@ from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 
-DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome": "2,4"}
+DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome": "2,4",
+                   "forum-trajanum": "2,4"}
 
 
 class _PlaysNotation:
@@ -39,6 +40,14 @@ class _PlaysNotation:
 
     def apply(self, move):
         self.state.play(move)
+
+
+class _PicksFromList(_PlaysNotation):
+    """A reference state without a random_move of its own: a uniform choice among
+    its legal move texts."""
+
+    def random_move(self, rng):
+        return rng.choice(self.state.legal_moves())
 
 
 def _reference_engine(game: str, config: dict, seed: int):
@@ -59,6 +68,10 @@ def _reference_engine(game: str, config: dict, seed: int):
         from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
 
         return lambda: _PlaysNotation(ReferenceFoundationsOfRome(**config).new_game(seed))
+    if game == "forum-trajanum":
+        from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum
+
+        return lambda: _PicksFromList(ReferenceForumTrajanum(**config).new_game(seed))
     raise click.UsageError(f"no reference engine benchmark for {game!r}")
 
 

@@ -37,6 +37,7 @@ _GAMES: dict[str, str] = {
     "forum-romanum": "forumlab.engines.forum_romanum.game:ForumRomanum",
     "forma": "forumlab.engines.forma.game:Forma",
     "foundations-of-rome": "forumlab.engines.foundations_of_rome.game:FoundationsOfRome",
+    "forum-trajanum": "forumlab.engines.forum_trajanum.game:ForumTrajanum",
 }
 _REGISTERED: dict[str, type[Game]] = {}  # register_game, this process only
 _CHECKED: dict[str, type[Game]] = {}  # name -> class that passed check_game_class

@@ -1,0 +1,118 @@
+"""Forum Trajanum: the Python facade (options, notation, rendering, results).
+
+Rules: ``shared/rules/forum-trajanum.md`` (the authority). Options: ``players`` 2-4
+(default 3), ``intro`` (bool, default false), ``setup`` ``"choose"`` (default) or
+``"fixed"``. Notation: the spec's, strict (:mod:`.notation`).
+
+Decisions where the spec is silent (the same as the reference engine's, listed in
+``reference/__init__.py``; this engine was written without reading its rule code):
+
+1. Chance: ``forumlab.core.rng`` from ``derive_seed("forum-trajanum", seed)``; the deck
+   before its shuffle is R1,R1,..,R6,R6,Ca,Ca,..,Cf,Cf.
+2. Notation is strict, never normalised (``take`` in reading order with ``rv`` last,
+   payment groups grey first and a ``bb`` double's plain first then ``xA`` by r,b,g,y,
+   ``pay`` rows ascending, ``pick`` pairs in T A C U V order); anything else is malformed.
+3. Automatic decisions (not plies): a fixed ``setup``, a ``take`` with one affordable
+   pair, ``cit`` with one free row (none: no effect), ``track`` at level 1, ``pay -``
+   without coins or citizens, ``build -`` when no conversion and no build is possible.
+   ``env`` always offers ``env -`` beside a legal cell; with no legal cell or an empty
+   ship nothing happens.
+4. PI: +1 per envoy diagonally next to at least one eagle, on top of its 2 or 1.
+5. A crane scored at a cycle end turns colourless even when it scores 0.
+6. The Merchant side comes with a citizen placed in row 3 (the setup female too) and stays.
+7. Citizens are paid in the turn order of the round just played; then the start
+   player passes to the right (also after round 12).
+8. VP sources: column, track_end, bonus (the ``V`` area bonus), crane, colonia,
+   eagles, area, trajan.
+9. Who has seen a tile: its taker, its passer and (after the draft) its receiver, the
+   owner for the river tile; corner tiles are face up; held tiles turn face up at the
+   start of their holder's turn.
+10. ``determinize``: :mod:`.hidden` (the reference's draw order, so the same stream gives
+    the same state). Every envoy placement (free ones too) needs a non-empty ship.
+11. Trajan ``eagle``: an own envoy on an eagle or orthogonally next to one; ``lvl>=2
+    on 2 tracks``: two tracks at level 2 or more.
+12. Results: scores are VP; ranks and winners follow (VP, active citizens, resources)
+    (``rank_keys``); search values terminal positions by VP alone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.game import Game, Kernels
+from . import hidden
+from . import kernels as ft_kernels
+from .data import MAX_MOVES
+from .layout import N_PLAYERS, PLY, RES, RES_NAMES, SEAT, SEAT_SIZE, SOURCE_NAMES, VPS
+from .notation import format_move as _format
+from .notation import parse_move as _parse
+from .render import render as _render
+from .scoring import active_citizens, resources
+from .setup import GAME_NAME, new_state
+
+SETUP_MODES = ("choose", "fixed")
+
+
+class ForumTrajanum(Game):
+    """Forum Trajanum for 2-4 players (standard edition of the project's spec)."""
+
+    name = GAME_NAME
+    min_players = 2
+    max_players = 4
+    perfect_information = False
+    # Provisional (not tuned yet): heuristic leaves as in Foundations of Rome, whose
+    # heuristic is on the same VP-difference scale; MCTS is ISMCTS here ("auto").
+    mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
+    kernels = Kernels.from_module(ft_kernels, MAX_MOVES)
+
+    def __init__(self, players: int = 3, intro: bool = False, setup: str = "choose"):
+        super().__init__(players)
+        if not isinstance(intro, bool):
+            raise ConfigError(f"intro must be true or false, not {intro!r}")
+        if setup not in SETUP_MODES:
+            raise ConfigError(f"setup must be 'choose' or 'fixed', not {setup!r}")
+        self.intro = intro
+        self.setup = setup
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"players": self.players, "intro": self.intro, "setup": self.setup}
+
+    def initial_array(self, seed: int) -> np.ndarray:
+        return new_state(self.players, self.intro, self.setup == "fixed", seed)
+
+    # ---- notation ------------------------------------------------------------------
+    def format_move(self, array: np.ndarray, move: int) -> str:
+        return _format(int(move))
+
+    def parse_move(self, array: np.ndarray, text: str) -> int:
+        # No ply number here: replay and play prefix it.
+        return _parse(text)
+
+    # ---- results -------------------------------------------------------------------
+    def plies(self, array: np.ndarray) -> int:
+        return int(array[PLY])
+
+    def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        return hidden.observation(array, seat)
+
+    def rank_keys(self, array: np.ndarray, scores: list) -> list:
+        """(VP, active citizens, resources) per seat: the rulebook's tie-breaks."""
+        return [(score, int(active_citizens(array, p)), int(resources(array, p)))
+                for p, score in enumerate(scores)]
+
+    def details(self, array: np.ndarray) -> dict[str, Any]:
+        n = int(array[N_PLAYERS])
+        bases = [SEAT + p * SEAT_SIZE for p in range(n)]
+        return {
+            "resources": [{name: int(array[b + RES + i]) for i, name in enumerate(RES_NAMES)} for b in bases],
+            "active_citizens": [int(active_citizens(array, p)) for p in range(n)],
+            "vp_by_source": [{name: int(array[b + VPS + i]) for i, name in enumerate(SOURCE_NAMES)}
+                             for b in bases],
+        }
+
+    def render(self, array: np.ndarray) -> str:
+        return _render(array)
+
