@@ -30,6 +30,7 @@ person who is not there); ``input=-`` reads piped standard input anyway and
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ commands:
   help              this list"""
 
 LINE_WIDTH = 78
+MAX_GROUPS = 80  # beyond this many, a list of how moves begin helps no one
 
 
 class HumanRequest(Exception):  # noqa: N818 - a request, not an error
@@ -270,6 +272,20 @@ class HumanAgent(Agent):
             _say(f"{len(texts)} legal moves")
         self._listing = (shown, numbers, 0)
         self._more()
+        if len(shown) > self.options["page"]:
+            self._say_groups(shown, prefix)
+
+    @staticmethod
+    def _say_groups(texts: list[str], prefix: str) -> None:
+        """How the moves of a long list begin, so that a prefix can narrow it (Forma has
+        tens of thousands of moves: ``moves P5`` lists one piece's)."""
+        groups: dict[str, int] = {}
+        for text in texts:
+            stem = prefix + re.match(r"[^A-Za-z0-9]*[A-Za-z0-9]*", text[len(prefix):]).group()
+            groups[stem] = groups.get(stem, 0) + 1
+        if 1 < len(groups) <= MAX_GROUPS and len(groups) < len(texts):
+            _say("they start with: " + ", ".join(f"{stem} ({n})" for stem, n in groups.items())
+                 + "; 'moves PREFIX' lists those only")
 
     def _more(self) -> None:
         if self._listing is None:
@@ -284,7 +300,8 @@ class HumanAgent(Agent):
             _say("".join(c.ljust(width) for c in cells[i:i + per_line]).rstrip())
         self._listing = (texts, numbers, end)
         if end < len(texts):
-            _say(f"... {len(texts) - end} more: 'more' shows the next {min(self.options['page'], len(texts) - end)}")
+            left = len(texts) - end
+            _say(f"... {left} more: 'more' shows the next {min(self.options['page'], left)}")
 
     def _history(self, state: State) -> None:
         if not state.game.perfect_information:

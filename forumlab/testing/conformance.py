@@ -652,7 +652,7 @@ def check_result(game: Game, seed: int) -> None:
 
 
 def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
-    """Every registered agent (``QUICK_AGENT_SPECS`` budgets; defaults for others),
+    """Every registered agent but interactive ones (``QUICK_AGENT_SPECS`` budgets; defaults for others),
     in every seat, plays a game of ``game`` to its end.
 
     Args:
@@ -663,11 +663,12 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
     Raises:
         ConformanceError: an agent raised or the game did not finish.
     """
-    from ..agents.registry import agent_names, create_agent
+    from ..agents.registry import agent_class, agent_names, create_agent
     from ..arena.match import play_match
 
-    if specs is None:
-        specs = [QUICK_AGENT_SPECS.get(name, name) for name in agent_names()]
+    if specs is None:  # a person (the human agent) is not there to play
+        specs = [QUICK_AGENT_SPECS.get(name, name) for name in agent_names()
+                 if not agent_class(name).interactive]
     for spec in specs:
         agents = [create_agent(spec, seed=s) for s in range(game.players)]
         try:
