@@ -167,26 +167,23 @@ class HumanAgent(Agent):
 
     # ---- input -----------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
-        """One command line; EOFError at the end of the input."""
+        """Print ``prompt`` and read one command line; EOFError at the end of the input."""
         source = self.options["input"]
-        if source not in ("", "-"):
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        if source in ("", "-"):
+            line = sys.stdin.readline()
+            typed = _stdin_is_terminal()  # the terminal has echoed it already
+        else:
             if self._script is None:
                 self._script = Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
-            if not self._script:
-                raise EOFError
-            line = self._script.pop(0)
-        else:
-            sys.stdout.write(prompt)
-            sys.stdout.flush()
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            if sys.stdin.isatty():
-                return line.strip()
-        # Not typed at a terminal: echo it, so that the transcript reads as a session.
-        if source not in ("", "-"):
-            sys.stdout.write(prompt)
-        _say(line.strip())
+            line = self._script.pop(0) + "\n" if self._script else ""
+            typed = False
+        if not line:
+            sys.stdout.write("\n")  # end the prompt's line before whatever follows
+            raise EOFError
+        if not typed:  # echoed, so that the transcript reads as a session
+            _say(line.strip())
         return line.strip()
 
     # ---- the turn ----------------------------------------------------------------------
