@@ -127,7 +127,14 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     as in a tournament, the fault is reported on stderr, that seat's moves from then on
     are played by a seeded random agent, and the seat ranks below every seat without a
     fault (the record's result lists the faults). Ctrl-C stops the game (exit 130);
-    --record then still writes the moves played so far."""
+    --record then still writes the moves played so far.
+
+    A 'human' seat is a person at the terminal ('help' at its prompt lists the commands:
+    moves, undo, quit, ...). With one, every move is announced, the record is always
+    written (to a new forumlab-GAME-seedN-TIME.json in this directory unless --record is
+    given; the path is printed), and 'quit' or the end of input stops the game with exit
+    code 0. In a hidden-information game the person sees only their seat's view, and at
+    most one human seat is allowed."""
     from .agents.registry import create_agent
     from .agents.spec import split_specs
     from .core.ranks import fault_ranks
@@ -150,16 +157,30 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
                  for i, spec in enumerate(specs)]
     seats = [create_agent(info["spec"], seed=info["seed"]) for info in seat_info]
+    humans = [i for i, agent in enumerate(seats) if agent.interactive]
+    if len(humans) > 1 and not g.perfect_information:
+        raise ForumlabError(f"{g.name} hides information, so it takes at most one human seat "
+                            "(people sharing one terminal would see each other's secrets)")
+    default_record = bool(humans) and not record_path
+    if default_record:  # a person's game is never lost: it is always recorded
+        record_path = _new_record_path(g.name, seed)
+    for i in humans:
+        seats[i].show_board = not show  # with --show, play prints every board itself
     state = g.new_state(seed)
+    from .agents.human import QuitRequest
     from .arena.warmup import warm_up
 
     warm_up(g.name, g.config, specs, seed)  # with a notice on stderr when it must compile
     faults: list[dict] = []
     try:
-        _play_out(state, seats, specs, show, faults)
+        _play_out(state, seats, specs, show, faults, humans[0] if humans else None)
     except KeyboardInterrupt:
         _stop_early(state, record_path, seat_info, {"cause": "interrupted (Ctrl-C)"},
                     "interrupted", EXIT_INTERRUPTED)
+    except QuitRequest as stop:
+        _stop_early(state, record_path, seat_info,
+                    {"cause": f"{stop.reason} (seat {stop.seat}, {specs[stop.seat]})"},
+                    f"stopped by seat {stop.seat} ({stop.reason})", 0)
     result = state.result()
     if faults:
         result["ranks"] = fault_ranks(result["scores"], {f["seat"] for f in faults})
@@ -174,18 +195,44 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         _print_result(result)
     if record_path:  # after printing, so a bad path cannot cost the user the result
         record.save(record_path)
+        if default_record:
+            click.echo(f"the record is in {record_path}", err=True)
 
 
-def _play_out(state, seats, specs, show, faults) -> None:
-    """Play ``state`` to the end under the fault policy, appending to ``faults``."""
+def _new_record_path(game: str, seed: int) -> str:
+    """A file name for a human game's record that no file has yet (in this directory)."""
+    import time
+
+    stem = f"forumlab-{game}-seed{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, n = Path(stem + ".json"), 1
+    while path.exists():
+        n += 1
+        path = Path(f"{stem}-{n}.json")
+    return str(path)
+
+
+def _play_out(state, seats, specs, show, faults, observer=None) -> None:
+    """Play ``state`` to the end under the fault policy, appending to ``faults``.
+
+    ``observer`` is the seat of a person at the table (or None): every move is then
+    announced as that seat sees it (``Game.move_seen_by``), boards are drawn from its
+    view, and its ``undo`` requests rewind the game."""
+    from .agents.human import QuitRequest, UndoRequest, rewind_before_last_move
     from .agents.random_agent import RandomAgent
     from .core.rng import derive_seed, make_rng
 
     color = sys.stdout.isatty()
     view_rng = make_rng(derive_seed(state.seed, "views"))
+    display_rng = make_rng(derive_seed(state.seed, "display"))  # apart, so views stay as without a person
+
+    def picture() -> str:
+        if observer is None or state.game.perfect_information:
+            return state.render(color)
+        return state.view_for(observer, display_rng).render(color)
+
     fallbacks = {}
     if show:
-        click.echo(state.render(color))
+        click.echo(picture())
     while not state.is_terminal:
         seat = state.current_player
         # Each agent sees only what its seat may see, as in the arena.
@@ -196,6 +243,14 @@ def _play_out(state, seats, specs, show, faults) -> None:
                 move = seats[seat].act(view)
                 if move not in set(state.legal_moves().tolist()):
                     raise ValueError(f"returned {move!r}, which is not a legal move")
+            except UndoRequest:
+                plies = rewind_before_last_move(state, seat)
+                click.echo(f"undone: back to ply {plies}, before seat {seat}'s last move")
+                if show:
+                    click.echo(picture())
+                continue
+            except QuitRequest:
+                raise  # play saves the record and stops
             except Exception as exc:  # the agent's fault (KeyboardInterrupt is not caught)
                 error = exception_line(exc)
                 ply = len(state.history) + 1
@@ -206,11 +261,15 @@ def _play_out(state, seats, specs, show, faults) -> None:
                 move = None
         if move is None:
             move = fallbacks[seat].act(view)
-        text = state.game.format_move(state.array, move)
+        if observer is None:
+            text = state.game.format_move(state.array, move)
+        else:
+            text = state.game.move_seen_by(state.array, move, observer) or "a move hidden from you"
         state.play(move)
-        if show:
+        if show or observer is not None:
             click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
-            click.echo(state.render(color))
+        if show:
+            click.echo(picture())
 
 
 def _stop_early(state, record_path, seat_info, interrupted, message, code) -> None:

@@ -31,7 +31,8 @@ def fails(check, game, rule, seed=0):
 def test_the_toy_game_itself_passes_the_checks_used_below():
     game = ToyGoofspiel(players=3)
     for check in (kit.check_start, kit.check_legal_moves, kit.check_notation, kit.check_illegal_moves,
-                  kit.check_random_move, kit.check_determinize, kit.check_view_for, kit.check_result):
+                  kit.check_random_move, kit.check_determinize, kit.check_view_for, kit.check_result,
+                  kit.check_move_seen_by):
         check(game, 0)
 
 
@@ -137,6 +138,23 @@ class PidSeeded(ToyGoofspiel):
 
     def initial_array(self, seed):
         return goofspiel_kernels.new_state(self.players, self.cards, seed + os.getpid())
+
+
+def test_telling_a_seat_what_it_cannot_see_is_caught():
+    """A game that names the bids already made this round when it announces a bid."""
+    def leaky(self, array, move, seat):
+        text = self.format_move(array, move)
+        if seat == int(array[goofspiel_kernels.PLAYER]):
+            return text
+        return f"{text} after {[int(array[goofspiel_kernels.BID + q]) for q in range(self.players)]}"
+
+    fails(kit.check_move_seen_by, broken(players=3, move_seen_by=leaky),
+          "move_seen_by: seat 2 is told '2 after [")  # seat 0's bid, seen from seat 2
+
+
+def test_the_mover_must_be_told_its_own_move():
+    fails(kit.check_move_seen_by, broken(move_seen_by=lambda self, array, move, seat: None),
+          "move_seen_by: the mover is told None, not its move's notation")
 
 
 def test_a_setup_that_depends_on_the_process_fails_the_determinism_check():

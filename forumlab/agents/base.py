@@ -25,6 +25,9 @@ class Agent(ABC):
     name: ClassVar[str]
     description: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
+    #: True for an agent that asks a person for its moves (``human``): the warm-up never
+    #: asks it to move, and a tournament accepts it only with its moves from a file.
+    interactive: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0, **options: Any):
         """Check the options against ``params`` and start the agent's random stream.

@@ -26,6 +26,7 @@ _BUILTIN: dict[str, str] = {
     "paranoid": "forumlab.agents.minimax:ParanoidAgent",
     "maxn": "forumlab.agents.minimax:MaxnAgent",
     "brs": "forumlab.agents.minimax:BRSAgent",
+    "human": "forumlab.agents.human:HumanAgent",
 }
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.registry import check_spec
+from ..agents.spec import parse_spec
 from ..core.errors import ConfigError
 from ..core.registry import create_game
 from .seating import BALANCED, CYCLIC, DESIGNS
@@ -251,7 +252,12 @@ def validate(d: TournamentDefinition) -> None:
     for entry in d.agents:
         if not isinstance(entry.spec, str):
             raise ConfigError(f"agent spec must be text, not {entry.spec!r}")
-        check_spec(entry.spec)  # unknown agent, bad parameter or seed -> error now
+        cls = check_spec(entry.spec)  # unknown agent, bad parameter or seed -> error now
+        if cls.interactive and "input" not in parse_spec(entry.spec)[1]:
+            # Games run in worker processes, which have no terminal, under the hard limit.
+            raise ConfigError(f"agent {entry.spec!r} asks a person at the terminal, which tournament "
+                              "games (played in worker processes) do not have; give its commands "
+                              "from a file with human(input=PATH)")
     if d.format == "gauntlet":
         if d.candidate not in labels:
             raise ConfigError(f"gauntlet candidate {d.candidate!r} is not a label of the pool "

@@ -65,7 +65,7 @@ def _builtin_families(specs: Iterable[str]) -> dict[str, list[str]]:
     families: dict[str, list[str]] = {}
     for spec in specs:
         cls = agent_class(parse_spec(spec)[0])  # third-party agents are never constructed here
-        if is_builtin(cls):
+        if is_builtin(cls) and not cls.interactive:  # a person is never asked to warm up
             families.setdefault(cls.__module__, []).append(spec)
     return families
 

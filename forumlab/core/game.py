@@ -242,6 +242,26 @@ class Game(ABC):
             raise NotImplementedError(f"{self.name} hides information, so it must define observation()")
         return array.copy()
 
+    def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
+        """What ``seat`` learns when a move is played: its notation, or None if it is secret.
+
+        Used to tell a person at the table (the ``human`` agent) what the other seats did.
+        Hidden-information games override it to name the moves everyone sees (a purchase
+        from an open display) and keep the secret ones (a hidden pick) to the mover; the
+        default keeps every other seat's move secret in them, which can leak nothing.
+
+        Args:
+            array: the position before the move (the true state).
+            move: the move code played.
+            seat: the seat being told.
+
+        Returns:
+            The move's notation, or None when ``seat`` may not see which move it was.
+        """
+        if self.perfect_information or int(self.kernels.current_player(array)) == seat:
+            return self.format_move(array, move)
+        return None
+
     def setup_record(self, start: State) -> dict[str, Any]:
         """The part of the setup that the seed drew at random, as config options that fix it.
 

@@ -605,6 +605,40 @@ def check_view_for(game: Game, seed: int) -> None:
                 raise _broken("view_for", f"the view of seat {seat} changed the true state {where}")
 
 
+def check_move_seen_by(game: Game, seed: int) -> None:
+    """``Game.move_seen_by`` (what a person at the table is told of a move) names the
+    mover's own move in notation, and tells every other seat None or text that depends
+    only on what that seat may see: the same in any determinization from its seat.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
+    rng = make_rng(seed * 7919 + 13)
+    for ply, state in random_game(game, seed):
+        if state.is_terminal:
+            break
+        where = _where(game, seed, ply)
+        mover, legal = state.current_player, state.legal_moves()
+        move = int(legal[ply % len(legal)])
+        own = game.move_seen_by(state.array, move, mover)
+        if own != game.format_move(state.array, move):
+            raise _broken("move_seen_by", f"the mover is told {own!r}, not its move's notation {where}")
+        for seat in range(game.players):
+            if seat == mover:
+                continue
+            told = game.move_seen_by(state.array, move, seat)
+            if told is not None and not isinstance(told, str):
+                raise _broken("move_seen_by", f"seat {seat} is told {told!r}, neither text nor None {where}")
+            guess = game.move_seen_by(state.view_for(seat, rng).array, move, seat)
+            if guess != told:
+                raise _broken("move_seen_by", f"seat {seat} is told {told!r} of move {move}, but {guess!r} "
+                                              f"in a position it cannot tell apart {where}")
+
+
 def check_result(game: Game, seed: int) -> None:
     """``State.result()`` holds scores (one finite number per player), shared ranks,
     winners (the best scores once the game is over, none before), plies (= moves
@@ -652,7 +686,7 @@ def check_result(game: Game, seed: int) -> None:
 
 
 def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
-    """Every registered agent (``QUICK_AGENT_SPECS`` budgets; defaults for others),
+    """Every registered agent but interactive ones (``QUICK_AGENT_SPECS`` budgets; defaults for others),
     in every seat, plays a game of ``game`` to its end.
 
     Args:
@@ -663,11 +697,12 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
     Raises:
         ConformanceError: an agent raised or the game did not finish.
     """
-    from ..agents.registry import agent_names, create_agent
+    from ..agents.registry import agent_class, agent_names, create_agent
     from ..arena.match import play_match
 
-    if specs is None:
-        specs = [QUICK_AGENT_SPECS.get(name, name) for name in agent_names()]
+    if specs is None:  # a person (the human agent) is not there to play
+        specs = [QUICK_AGENT_SPECS.get(name, name) for name in agent_names()
+                 if not agent_class(name).interactive]
     for spec in specs:
         agents = [create_agent(spec, seed=s) for s in range(game.players)]
         try:
@@ -690,6 +725,7 @@ PER_GAME: dict[str, Callable[[Game, int], None]] = {
     "random_move": check_random_move,
     "determinize": check_determinize,
     "view_for": check_view_for,
+    "move_seen_by": check_move_seen_by,
     "result": check_result,
 }
 CHECKS = (*PER_GAME, "determinism", "agents")

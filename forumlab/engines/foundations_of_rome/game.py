@@ -206,6 +206,14 @@ class FoundationsOfRome(Game):
             raise IllegalMoveError(f"{text!r}: the lots are not the shape of {name}")
         return encode_build(bcode, loc)
 
+    def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
+        """Every move is public except another seat's draft pick, which stays secret
+        (its lot shows on the board when the round's last pick reveals them all)."""
+        n = int(array[SIZE])
+        if PICK_BASE <= int(move) < PICK_BASE + n * n and int(array[PLAYER]) != seat:
+            return None
+        return self.format_move(array, move)
+
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
         return int(array[PLY])
