@@ -229,8 +229,9 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
     new_file = not os.path.lexists(db)
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
+            upto = "at most " if definition.sprt else ""  # the sequential test may stop it sooner
             click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
-                       f"{planned_games(definition)} games ({len(store)} already in {db})", err=True)
+                       f"{upto}{planned_games(definition)} games ({len(store)} already in {db})", err=True)
             play_missing(store, definition, workers, scheduler, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
         _interrupted(db)

@@ -104,7 +104,7 @@ class SprtSettings:
             raise ConfigError(f"unknown sprt key {unknown[0]!r} (keys: {', '.join(KEYS)})")
         missing = [k for k in ("elo0", "elo1") if k not in data]
         if missing:
-            raise ConfigError(f"sprt needs {' and '.join(missing)} (e.g. elo0=0,elo1=10)")
+            raise ConfigError(f"sprt needs {' and '.join(missing)}")
         return cls(**{**DEFAULTS, **data})
 
 
