@@ -21,6 +21,8 @@ from .data import ReportSection
 
 EXTRA = "report"
 WIDTH = 7.0  # inches; at matplotlib's 72 points per inch in SVG about 500 px wide
+MAX_DOTS = 1000  # score dots per agent; a fixed random sample beyond
+MAX_ANNOTATED = 12  # agents up to which the heatmap prints its numbers
 
 
 def require_matplotlib() -> None:
@@ -91,7 +93,7 @@ def superiority_figure(section: ReportSection) -> str:
     fig.set_figwidth(side + 1.2)
     ax = fig.add_subplot()
     image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu_r")
-    for i in range(n):
+    for i in range(n if n <= MAX_ANNOTATED else 0):  # beyond that the numbers do not fit
         for j in range(n):
             text = "-" if i == j else f"{grid[i, j]:.2f}"
             dark = i != j and abs(grid[i, j] - 0.5) > 0.3
@@ -131,6 +133,8 @@ def scores_figure(section: ReportSection) -> str:
     ax.boxplot(data, widths=0.5, showfliers=False)  # vertical: the default in every version
     rng = np.random.default_rng(0)  # jitter only: fixed, so the figure is reproducible
     for k, values in enumerate(data, start=1):
+        if len(values) > MAX_DOTS:  # keeps a report of a long tournament small
+            values = rng.choice(values, MAX_DOTS, replace=False)
         ax.plot(k + rng.uniform(-0.15, 0.15, len(values)), values, ".", alpha=0.4, markersize=4)
     ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if len(labels) > 4 else 0)
     ax.set_ylabel("final score")

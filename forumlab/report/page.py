@@ -97,7 +97,8 @@ def _seats_part(s: ReportSection, k: int) -> str:
 
 def _scores_part(s: ReportSection, k: int) -> str:
     return _figure(f"fig-scores-{k}", figures.scores_figure(s),
-                   "Final scores per agent: quartiles, and every seat it played as a dot.")
+                   f"Final scores per agent: quartiles, and every seat it played as a dot (a fixed "
+                   f"random sample of {figures.MAX_DOTS} when there are more).")
 
 
 def _lengths_part(s: ReportSection, k: int) -> str:
