@@ -2,7 +2,7 @@
 
 Usage: python -m benchmarks.ladder --game G [--players N] [--budget 0.2] [--groups K]
        [--workers 2] [--out DIR] [--agent SPEC ...] [--vary SPEC:KEY=V1,V2 ...]
-       [--no-curve] [--quick]
+       [--no-curve] [--quick] [--report FILE]
 
 Works for every registered game (nothing below is specific to one). Budgets are CPU
 seconds of the searching thread per move (the agents' ``cpu_time=``), so a result does
@@ -34,7 +34,9 @@ not depend on how busy the machine is; only the wall-clock duration does.
    process) and the wall seconds per move recorded by the arena, plus the command and
    versions.
 4. Writes ``DIR/ladder-<game>-<N>p.png`` (the curve) when matplotlib is installed
-   (``pip install forumlab[plot]``); otherwise says so and skips it.
+   (``pip install forumlab[plot]``); otherwise says so and skips it. With ``--report
+   FILE`` also an HTML report (:mod:`forumlab.report`): the curve, then the round robin
+   and the curve's gauntlets as two rated sections (matplotlib required: checked first).
 
 Before playing it prints (stderr) the expected duration: for every planned game, the
 moves per seat (from greedy self-play) times each seat's budget (greedy at its measured
@@ -289,16 +291,12 @@ def build_report(header: dict, rr, curve, cpu: dict) -> dict:
     return report
 
 
-def plot_curve(report: dict, path: Path) -> str | None:
-    """Draw Elo against CPU seconds per move, one line per agent; None without matplotlib."""
-    try:
-        import matplotlib
-    except ImportError:
-        return None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def curve_figure(report: dict):
+    """Elo against CPU seconds per move, one line per agent, as a matplotlib Figure."""
+    from matplotlib.figure import Figure
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig = Figure(figsize=(7, 4.5), layout="tight")
+    ax = fig.add_subplot()
     for i, agent in enumerate(SEARCH_AGENTS):
         pts = [p for p in report["curve"]["points"] if p["agent"] == agent]
         # Staggered a little sideways so that equal points do not hide each other.
@@ -314,10 +312,39 @@ def plot_curve(report: dict, path: Path) -> str | None:
     ax.set_title(f"{report['game']}, {report['players']} players: "
                  f"{report['curve']['games']} games vs {' and '.join(report['curve']['field'])}")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return fig
+
+
+def plot_curve(report: dict, path: Path) -> str | None:
+    """Draw the curve (:func:`curve_figure`) into ``path``; None without matplotlib."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return None
+    curve_figure(report).savefig(path, dpi=120)
     return str(path)
+
+
+def write_html_report(path: str, report: dict, rr, curve) -> None:
+    """The ladder as an HTML report (forumlab.report): the curve, then the round robin
+    and the curve's gauntlets (rated together, anchor greedy) as two sections."""
+    from forumlab.report import section_from_outcomes, write_report
+    from forumlab.report.figures import svg_uri
+
+    sections, extras = [], []
+    if rr is not None:
+        d, outcomes = rr
+        sections.append(section_from_outcomes(
+            f"Round robin at {report['budget']:g} CPU s per move", [d.to_json()], [report["versions"]],
+            outcomes, anchor=ANCHOR))
+    if curve:
+        everything = [o for *_, outcomes in curve for o in outcomes]
+        sections.append(section_from_outcomes(
+            f"Scaling curve: gauntlets against {' and '.join(report['curve']['field'])}",
+            [d.to_json() for _, _, d, _ in curve], [report["versions"]], everything, anchor=ANCHOR))
+        extras.append(("fig-curve", svg_uri(curve_figure(report)),
+                       "Elo against greedy (95% interval) at each CPU budget per move."))
+    write_report(path, f"Ladder: {report['game']}, {report['players']} players", sections, extras)
 
 
 def _note(message: str) -> None:
@@ -343,7 +370,9 @@ def _note(message: str) -> None:
                    "(repeatable), e.g. 'mcts:c=0.3,0.7,1.0'.")
 @click.option("--no-curve", is_flag=True, help="Play the round robin only.")
 @click.option("--quick", is_flag=True, help="A tiny configuration for a smoke test.")
-def main(game, players, budget, groups, workers, out, seed, specs, variations, no_curve, quick):
+@click.option("--report", "report_path", type=click.Path(), default=None,
+              help="Also write an HTML report (forumlab report's kind) to this file.")
+def main(game, players, budget, groups, workers, out, seed, specs, variations, no_curve, quick, report_path):
     """Equal-budget round robin and scaling curve of the search agents, as JSON."""
     started = time.perf_counter()
     command = "python -m benchmarks.ladder " + shlex.join(sys.argv[1:])
@@ -376,6 +405,14 @@ def main(game, players, budget, groups, workers, out, seed, specs, variations, n
     out_dir = Path(out) if out else Path(f"ladder-{game}-{config['players']}p")
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} exists and is not a directory")
+    if report_path is not None:
+        from forumlab.report import check_output_path, require_matplotlib
+
+        try:
+            require_matplotlib()
+            check_output_path(report_path, out_dir.glob("*.db") if out_dir.is_dir() else ())
+        except ForumlabError as exc:
+            fail(exc)
 
     moves_per_seat, greedy_move, positions = self_play(game_obj)
 
@@ -446,6 +483,9 @@ def main(game, players, budget, groups, workers, out, seed, specs, variations, n
     if report["plot"] is None and "curve" in report:
         report["plot_note"] = "matplotlib is not installed (pip install 'forumlab[plot]'): no plot written"
         _note(report["plot_note"])
+    if report_path is not None:
+        write_html_report(report_path, report, rr_done, curve_done)
+        report["html_report"] = report_path
     report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=1))
 

@@ -337,8 +337,10 @@ def replay(path, as_json):
 
 def _register_arena():
     from .arena.commands import register
+    from .report.command import report
 
     register(main)
+    main.add_command(report)
 
 
 _register_arena()

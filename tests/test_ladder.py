@@ -15,6 +15,8 @@ from benchmarks.ladder import ANCHOR, QUICK, SEARCH_AGENTS, field, vary, with_bu
 from forumlab.agents.spec import AgentSpecError
 from forumlab.arena.store import ResultStore
 from forumlab.core.registry import game_names
+from forumlab.report.page import FIGURE_PARTS
+from tests.test_report import figure_ids, parse_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +36,9 @@ def check_rated(entry):
 @pytest.mark.parametrize("game", game_names())
 def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
     out = tmp_path / "out"
-    proc = ladder("--game", game, "--players", "2", "--quick", "--workers", "2", "--out", str(out))
+    html_report = tmp_path / "ladder.html"
+    proc = ladder("--game", game, "--players", "2", "--quick", "--workers", "2", "--out", str(out),
+                  "--report", str(html_report))
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["benchmark"] == "ladder" and report["game"] == game and report["players"] == 2
@@ -72,6 +76,13 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
         assert "matplotlib" in report["plot_note"]
     else:
         assert Path(report["plot"]).is_file()
+    # The HTML report: the curve, then the round robin and the curve's gauntlets, each
+    # with every figure of a tournament report (tests/test_report.py checks the parts).
+    tags, ids = parse_report(html_report)
+    figures = figure_ids(tags)
+    assert "fig-curve" in figures
+    for k in (1, 2):
+        assert {f"fig-{stem}-{k}" for stem in FIGURE_PARTS} <= figures
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -89,6 +100,7 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
     (["--game", "forma", "--vary", "mcts:rollout=none,smart"], "rollout must be one of"),
     (["--game", "forma", "--vary", "mcts"], "expected SPEC:KEY=V1,V2"),
     (["--game", "forma", "--vary", "mcts:c=0.3,0.3"], "--vary specs must differ"),
+    (["--game", "forma", "--report", "/"], "is a directory"),
 ])
 def test_bad_input_is_one_error_line_and_creates_nothing(args, fragment, tmp_path):
     out = tmp_path / "out"

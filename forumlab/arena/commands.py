@@ -23,7 +23,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
 def _definition_from_options(config_file, game, players, options, agents, fmt, candidate, games,
-                             rotations, seed, move_time, hard_limit):
+                             rotations, seed, move_time, hard_limit, sprt=None):
     from .definition import TournamentDefinition, load_toml, parse_agent_option
 
     # A file must name its pool unless -a does: never run the built-in pool by surprise.
@@ -45,25 +45,38 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
                        ("hard_limit", hard_limit)):
         if value is not None:
             changes[key] = value
+    if sprt is not None:
+        from .sprt import parse_sprt
+
+        changes["sprt"] = parse_sprt(sprt).to_json()
     return replace(base, **changes)
 
 
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None):
-    from .ratings import format_matrices, format_ratings_table, rate, rated_games, ratings_report
+    from .ratings import (
+        default_anchor,
+        format_matrices,
+        format_ratings_table,
+        rate,
+        rated_games,
+        ratings_report,
+    )
     from .store import ResultStore
 
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
         definition = store.definition
+        sprt = store.sprt_record()
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
-    if anchor is None and any("random" in o.labels for o in outcomes):
-        anchor = "random"  # the natural zero of the scale, when it plays
+    if anchor is None:
+        anchor = default_anchor(outcomes)
     r = rate(rated_games(outcomes), anchor=anchor)
     echo = out or click.echo
     if as_json:
         report = ratings_report(r)
         report["tournament"] = definition
+        report["sprt"] = sprt
         echo(json.dumps(report, indent=1))
     elif as_csv:
         _ratings_csv(r, echo)
@@ -71,6 +84,11 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
         faults = sum(len(o.faults) for o in outcomes)
         echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games, {faults} faults")
         echo(format_ratings_table(r))
+        if sprt is not None or definition.get("sprt"):
+            from .sequential import format_sprt
+
+            echo("")
+            echo(format_sprt(sprt, definition))
         if matrix:
             echo("")
             echo(format_matrices(r))
@@ -102,6 +120,11 @@ _tournament_options = [
                  help="Pool agent (repeat); default: the built-in agents at short budgets."),
     click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default=None),
     click.option("--candidate", default=None, help="Gauntlet candidate label."),
+    click.option("--sprt", default=None, metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+                 help="Gauntlet only: stop once a sequential probability ratio test decides whether "
+                      "the candidate is at least elo1 (H1) or at most elo0 (H0) stronger than the field, "
+                      "testing after whole rotation groups; alpha and beta default to 0.05. --games "
+                      "is then the most rotation groups per lineup."),
     click.option("--games", type=int, default=None, help="Rotation groups (game seeds) per lineup."),
     click.option("--rotations", type=click.Choice(["balanced", "cyclic", "all"]), default=None,
                  help="Seating design of each rotation group. balanced (default): every agent sits in "
@@ -189,7 +212,7 @@ def tournament(ctx):
 @tournament.command()
 @_with_options
 def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=None, candidate=None,
-        games=None, rotations=None, seed=None, move_time=None, hard_limit=None, workers=None,
+        sprt=None, games=None, rotations=None, seed=None, move_time=None, hard_limit=None, workers=None,
         scheduler=None, db=DEFAULT_DB, progress=None, quiet=False):
     """Run (or continue) a tournament and print the ratings.
 
@@ -202,12 +225,13 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
     _check_workers(workers, scheduler)
     # The whole definition is validated here, before the results file is created.
     definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
-                                          games, rotations, seed, move_time, hard_limit)
+                                          games, rotations, seed, move_time, hard_limit, sprt)
     new_file = not os.path.lexists(db)
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
+            upto = "at most " if definition.sprt else ""  # the sequential test may stop it sooner
             click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
-                       f"{planned_games(definition)} games ({len(store)} already in {db})", err=True)
+                       f"{upto}{planned_games(definition)} games ({len(store)} already in {db})", err=True)
             play_missing(store, definition, workers, scheduler, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
         _interrupted(db)
@@ -327,13 +351,20 @@ def export(db, fmt, game_key, output):
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: only when stderr is a terminal).")
 @click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress.")
-def balance(game, players, spec, games, options, seed, workers, db, as_json, progress, quiet):
+@click.option("--report", "report_path", type=click.Path(), default=None,
+              help="Also write an HTML report of the games to this file (needs 'forumlab[report]').")
+def balance(game, players, spec, games, options, seed, workers, db, as_json, progress, quiet, report_path):
     """Seat advantage of GAME in self-play: per-seat win rates and seat Elo with 95% intervals."""
     from .balance import balance_report, format_balance
     from .definition import PoolEntry
     from .tournament import run_tournament
 
     _check_workers(workers)
+    if report_path is not None:
+        from ..report import check_output_path, require_matplotlib
+
+        require_matplotlib()
+        check_output_path(report_path, [db] if db else [])
     if games < 1:
         raise ConfigError(f"--games must be >= 1, not {games}")
     # Validate game, players and agent before anything is created, with the one agent
@@ -349,6 +380,11 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
     try:
         run_tournament(definition, db, workers, None, progress=_show_progress(progress, quiet))
         report = balance_report(db)
+        if report_path is not None:
+            from ..report import section_from_store, write_report
+
+            section = section_from_store(db, title=f"Self-play of {spec}: {game} {definition.config}")
+            write_report(report_path, f"Seat balance: {game}, {players} players", [section])
     finally:
         if tmp is not None:
             for name in os.listdir(tmp):

@@ -9,6 +9,7 @@ A TOML file looks like::
     seed = 1
     move_time = 0.0                 # per-move limit for the fault policy (0 = none)
     hard_limit = 60.0               # a move taking longer is cut off as a hang
+    sprt = { elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05 }   # gauntlet only: stop when decided
     [config]
     players = 3
     max_rounds = 100
@@ -92,6 +93,9 @@ class TournamentDefinition:
     move_time: float = 0.0
     hard_limit: float = 60.0
     fault_policy: str = "random"
+    # Gauntlets only: stop once the candidate is decided (forumlab.arena.sprt). Stored
+    # only when set, so that every definition without it keeps its identity (and its id).
+    sprt: dict[str, float] | None = None
 
     def __post_init__(self):
         validate(self)
@@ -105,6 +109,8 @@ class TournamentDefinition:
         """Canonical JSON form (stored with the results)."""
         data = asdict(self)
         data["agents"] = [asdict(a) for a in self.agents]
+        if data["sprt"] is None:
+            del data["sprt"]
         return data
 
     @classmethod
@@ -266,6 +272,13 @@ def validate(d: TournamentDefinition) -> None:
             raise ConfigError("a gauntlet needs the candidate and at least one opponent")
     elif d.candidate is not None:
         raise ConfigError("candidate is only used by the gauntlet format")
+    if d.sprt is not None:
+        from .sprt import SprtSettings
+
+        if d.format != "gauntlet":
+            raise ConfigError("sprt is only used by the gauntlet format (with a candidate)")
+        # One-line ConfigError on a bad table; stored complete (alpha, beta filled in) as floats.
+        object.__setattr__(d, "sprt", SprtSettings.from_json(d.sprt).to_json())
     total = planned_games(d)
     if total > MAX_GAMES:
         raise ConfigError(f"this tournament would play {total:,} games; at most {MAX_GAMES:,} fit in "

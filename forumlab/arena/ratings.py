@@ -41,6 +41,7 @@ __all__ = [
     "RatingsError",
     "fit_plackett_luce",
     "format_matrices",
+    "default_anchor",
     "format_ratings_table",
     "rate",
     "rated_games",
@@ -118,6 +119,19 @@ def rated_games(outcomes: Iterable[GameOutcome]) -> list[RatedGame]:
         RatedGame(group=o.group, agents=tuple(o.labels), ranks=tuple(o.ranks), scores=tuple(o.scores))
         for o in outcomes
     ]
+
+
+def default_anchor(outcomes: Iterable[GameOutcome]) -> str | None:
+    """The agent put at Elo 0 when the user names none.
+
+    Args:
+        outcomes: the games to be rated.
+
+    Returns:
+        ``"random"`` when it played (the natural zero of the scale), else None (then
+        :func:`rate` takes the first label in sorted order).
+    """
+    return "random" if any("random" in o.labels for o in outcomes) else None
 
 
 def _win_credit(game: RatedGame, seat: int) -> float:

@@ -10,7 +10,8 @@ at most the games still being played.  Rows are never updated or deleted.
 Schema (``SCHEMA_VERSION`` 1; JSON columns hold compact JSON text)::
 
     meta        key TEXT PRIMARY KEY, value TEXT
-                rows: app = "forumlab-results", schema_version = "1", created_by = forumlab version
+                rows: app = "forumlab-results", schema_version = "1", created_by = forumlab version,
+                and ``sprt`` (JSON) once a gauntlet's sequential test has ended
     tournament  id TEXT            short hash of the canonical definition
                 definition TEXT    JSON, canonical (sorted keys): what identifies the tournament
                 versions TEXT      JSON: software/engine versions at creation
@@ -83,6 +84,7 @@ DEFAULT_PATH = "forumlab-results.db"
 OPEN_TIMEOUT = 1.0  # seconds to wait for another writer's lock when opening
 RECORD_TIMEOUT = 10.0  # seconds a record() waits for a foreign writer before giving up
 PAGE_ROWS = 256  # games fetched per read when streaming (see iter_records)
+SPRT_KEY = "sprt"  # meta row holding a gauntlet's sequential test record
 
 def canonical_json(data: Any) -> str:
     """The stable text form that identifies a definition.
@@ -286,6 +288,42 @@ class ResultStore:
             rollback(conn)
             raise
         self._session = session
+
+    def record_sprt(self, decision: dict[str, Any]) -> None:
+        """Store the sequential test's final record (once; it is never changed).
+
+        Kept in the ``meta`` table under ``SPRT_KEY`` as JSON, so results files keep
+        their schema and older versions still read them.
+
+        Args:
+            decision: JSON-ready settings, LLR, bounds, games and decision (see
+                :mod:`forumlab.arena.sequential`).
+
+        Raises:
+            StoreError: a decision is already recorded, the store is read-only or closed,
+                or the write fails.
+        """
+        conn = self._writable()
+        try:
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SPRT_KEY, _dumps(decision)))
+        except sqlite3.IntegrityError:
+            raise StoreError(f"{self.path} holds a sequential test decision already") from None
+        except sqlite3.Error as exc:
+            raise sqlite_error(self.path, exc, "cannot record the sequential test in") from None
+
+    def sprt_record(self) -> dict[str, Any] | None:
+        """The sequential test's record (:meth:`record_sprt`), or None if there is none.
+
+        Raises:
+            StoreError: the store is closed, cannot be read or the record is damaged.
+        """
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (SPRT_KEY,))
+        if not rows:
+            return None
+        try:
+            return json.loads(rows[0][0])
+        except ValueError:
+            raise StoreError(f"{self.path} holds a damaged sequential test record") from None
 
     # ----------------------------------------------------------------- reading
 

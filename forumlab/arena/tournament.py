@@ -41,6 +41,9 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
                  executor_options: dict | None = None) -> int:
     """Play every planned game not yet in ``store``, committing each as it finishes.
 
+    A gauntlet with ``sprt`` plays only until its candidate is decided
+    (:mod:`forumlab.arena.sequential`), and nothing once a decision is stored.
+
     Args:
         store: the writable results file of ``definition``.
         definition: the tournament whose plan is played.
@@ -60,6 +63,14 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
     """
     from .executors import make_executor
 
+    if definition.sprt is not None:  # a gauntlet that stops once its candidate is decided
+        from .sequential import play_sequential
+
+        def start():
+            warm_up(definition)
+            return make_executor(workers, scheduler, **(executor_options or {}))
+
+        return play_sequential(store, definition, plan(definition), start, progress)
     done = store.done_keys()
     jobs = [job for job in plan(definition) if job.key not in done]
     if not jobs:

@@ -1,0 +1,201 @@
+"""The report's figures, drawn with matplotlib and returned as SVG ``data:`` URIs.
+
+matplotlib is the optional extra ``report`` (``pip install 'forumlab[report]'``);
+:func:`require_matplotlib` says so in one line when it is missing. Figures are made with
+``matplotlib.figure.Figure`` directly (no pyplot: no global state, no GUI backend), saved
+as SVG with text kept as text, a fixed id salt and no date, so the same games give the
+same bytes. Each SVG goes into the page as a base64 ``data:`` URI of an ``<img>``, which
+also keeps the ids inside one SVG from clashing with those of another.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import math
+import re
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from .data import ReportSection
+
+EXTRA = "report"
+WIDTH = 7.0  # inches; at matplotlib's 72 points per inch in SVG about 500 px wide
+MAX_DOTS = 1000  # score dots per agent; a fixed random sample beyond
+MAX_ANNOTATED = 12  # agents up to which the heatmap prints its numbers
+
+
+def require_matplotlib() -> None:
+    """Check that matplotlib can be imported.
+
+    Raises:
+        ConfigError: it cannot, naming the extra that installs it.
+    """
+    try:
+        import matplotlib  # noqa: F401
+        from matplotlib.figure import Figure  # noqa: F401
+    except ImportError:
+        raise ConfigError("the HTML report draws its figures with matplotlib, which is not installed: "
+                          f"pip install 'forumlab[{EXTRA}]'") from None
+
+
+def _figure(height: float):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(WIDTH, height), layout="constrained")
+
+
+def svg_uri(fig) -> str:
+    """``fig`` as an SVG ``data:`` URI (deterministic bytes for the same figure)."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "forumlab-report"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    # The DOCTYPE names the SVG 1.1 DTD by URL; nothing needs it, so nothing points outside.
+    svg = re.sub(rb"<!DOCTYPE[^>]*>\s*", b"", buf.getvalue(), count=1)
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+
+def ratings_figure(section: ReportSection) -> str:
+    """Elo of every agent with its 95% interval, best at the top."""
+    r = section.ratings
+    order = r.ranking()
+    fig = _figure(1.0 + 0.35 * len(order))
+    ax = fig.add_subplot()
+    y = np.arange(len(order))[::-1]
+    elo = np.array([r.fit.elo[a] for a in order])
+    low = np.array([r.elo_interval[a][0] for a in order])
+    high = np.array([r.elo_interval[a][1] for a in order])
+    ax.errorbar(elo, y, xerr=[elo - low, high - elo], fmt="o", capsize=3)
+    for yy, a in zip(y, order):
+        if a in r.separation.position:  # its distance is the prior's: say so on the plot too
+            ax.annotate("*", (r.fit.elo[a], yy), textcoords="offset points", xytext=(6, 4))
+    ax.axvline(0.0, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_yticks(y, order)
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    ax.set_xlabel(f"Elo (anchor {r.fit.anchor} = 0), 95% interval")
+    return svg_uri(fig)
+
+
+def superiority_figure(section: ReportSection) -> str:
+    """Heatmap of the likelihood of superiority, row agent over column agent."""
+    r = section.ratings
+    order = r.ranking()
+    n = len(order)
+    grid = np.full((n, n), np.nan)
+    for i, a in enumerate(order):
+        for j, b in enumerate(order):
+            if a != b:
+                grid[i, j] = r.superiority[a][b]
+    side = min(WIDTH, 1.8 + 0.55 * n)
+    fig = _figure(side)
+    fig.set_figwidth(side + 1.2)
+    ax = fig.add_subplot()
+    image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu_r")
+    for i in range(n if n <= MAX_ANNOTATED else 0):  # beyond that the numbers do not fit
+        for j in range(n):
+            text = "-" if i == j else f"{grid[i, j]:.2f}"
+            dark = i != j and abs(grid[i, j] - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    ax.set_xticks(range(n), order, rotation=45, ha="right")
+    ax.set_yticks(range(n), order)
+    fig.colorbar(image, ax=ax, label="P(row stronger than column)")
+    return svg_uri(fig)
+
+
+def seats_figure(section: ReportSection) -> str:
+    """Seat advantage over seat 0 in Elo with 95% intervals, one panel per player count."""
+    r = section.ratings
+    counts = sorted(r.fit.seat_elo)
+    fig = _figure(2.6 * len(counts))
+    axes = fig.subplots(len(counts), 1, squeeze=False)[:, 0]
+    for ax, n in zip(axes, counts):
+        elo = np.array(r.fit.seat_elo[n])
+        low = np.array([iv[0] for iv in r.seat_elo_interval[n]])
+        high = np.array([iv[1] for iv in r.seat_elo_interval[n]])
+        ax.errorbar(range(n), elo, yerr=[elo - low, high - elo], fmt="o", capsize=3)
+        ax.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xticks(range(n), [f"seat {s}\nwins {st.win_rate:.2f}"
+                                 for s, st in enumerate(r.seat_stats[n])])
+        ax.set_ylabel("Elo over seat 0")
+        ax.set_title(f"{n} players, {r.seat_stats[n][0].games} games", fontsize=10)
+    return svg_uri(fig)
+
+
+def scores_figure(section: ReportSection) -> str:
+    """Distribution of final scores per agent (box plot with every entry as a dot)."""
+    scores = section.scores_by_agent()
+    labels = list(scores)
+    fig = _figure(3.2)
+    ax = fig.add_subplot()
+    data = [scores[a] for a in labels]
+    ax.boxplot(data, widths=0.5, showfliers=False)  # vertical: the default in every version
+    rng = np.random.default_rng(0)  # jitter only: fixed, so the figure is reproducible
+    for k, values in enumerate(data, start=1):
+        if len(values) > MAX_DOTS:  # keeps a report of a long tournament small
+            values = rng.choice(values, MAX_DOTS, replace=False)
+        ax.plot(k + rng.uniform(-0.15, 0.15, len(values)), values, ".", alpha=0.4, markersize=4)
+    ax.set_xticks(range(1, len(labels) + 1), labels, rotation=20 if len(labels) > 4 else 0)
+    ax.set_ylabel("final score")
+    return svg_uri(fig)
+
+
+def lengths_figure(section: ReportSection) -> str:
+    """Histogram of game lengths in plies, stacked by why the game ended."""
+    lengths = section.lengths()
+    kinds = sorted(lengths)
+    everything = [p for k in kinds for p in lengths[k]]
+    low, high = min(everything), max(everything)
+    bins = max(1, min(40, high - low + 1))
+    fig = _figure(3.0)
+    ax = fig.add_subplot()
+    names = {"end": "ended by the rules", "cap": "truncated by the turn cap"}
+    ax.hist([lengths[k] for k in kinds], bins=bins, range=(low - 0.5, high + 0.5), stacked=True,
+            label=[f"{names.get(k, k)} ({len(lengths[k])})" for k in kinds])
+    ax.set_xlabel("plies")
+    ax.set_ylabel("games")
+    ax.legend()
+    return svg_uri(fig)
+
+
+def faults_figure(section: ReportSection) -> str | None:
+    """Faults per agent, stacked by kind; None when no game has a fault."""
+    counts = section.fault_counts()
+    if not counts:
+        return None
+    agents = list(counts)
+    kinds = sorted({k for c in counts.values() for k in c})
+    fig = _figure(1.2 + 0.4 * len(agents))
+    ax = fig.add_subplot()
+    left = np.zeros(len(agents))
+    y = np.arange(len(agents))[::-1]
+    for kind in kinds:
+        widths = np.array([counts[a][kind] for a in agents], dtype=float)
+        ax.barh(y, widths, left=left, label=kind)
+        left += widths
+    ax.set_yticks(y, agents)
+    ax.set_xlabel("faults")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend()
+    return svg_uri(fig)
+
+
+def sprt_figure(section: ReportSection) -> str | None:
+    """The log-likelihood ratio after each rotation group, with the two bounds."""
+    sprt = section.sprt
+    if not sprt or not sprt.get("trace"):
+        return None
+    trace = sprt["trace"]
+    fig = _figure(3.0)
+    ax = fig.add_subplot()
+    ax.plot(range(1, len(trace) + 1), trace, marker=".")
+    for bound, name in ((sprt["lower"], "accept H0"), (sprt["upper"], "accept H1")):
+        ax.axhline(bound, color="grey", linestyle="--", linewidth=0.8)
+        ax.annotate(name, (1, bound), textcoords="offset points", xytext=(2, 3), fontsize=8)
+    ax.set_xlabel("rotation groups")
+    ax.set_ylabel("log-likelihood ratio")
+    finite = [v for v in trace if math.isfinite(v)]
+    if finite:
+        ax.set_ylim(min(min(finite), sprt["lower"]) - 0.5, max(max(finite), sprt["upper"]) + 0.5)
+    return svg_uri(fig)
