@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from click.testing import CliRunner
 
 from benchmarks.score_sources import main, source_breakdown
