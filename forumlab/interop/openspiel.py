@@ -12,7 +12,8 @@ underscores)::
 Games registered later (``forumlab.core.registry.register_game``) are added by
 :func:`register_games`. How a forumlab game maps onto OpenSpiel:
 
-- Parameters: ``players`` (default: the game's default) and ``seed``. With ``seed >= 0``
+- Parameters: ``players`` (default: the game's default) and ``seed`` (an OpenSpiel int:
+  -1 .. 2**31 - 1). With ``seed >= 0``
   every initial state is that seed's game; with ``seed = -1`` (the default) each
   ``new_initial_state()`` takes the next seed of a generator seeded with 0 per game
   object, so a run is reproducible. Other game options keep their defaults.
