@@ -53,7 +53,7 @@ def test_openspiel_mcts_plays_forumlab_agents_through_the_adapter():
     register_games()
     game = pyspiel.load_game("python_forumlab_forum_romanum", {"players": 3, "seed": 2})
     rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8,
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=3,
                        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
                        random_state=rng)
     ours = {1: create_agent("greedy", seed=1), 2: create_agent("random", seed=2)}
