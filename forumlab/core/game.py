@@ -11,13 +11,16 @@ results with shared ranks, JSON.
 """
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
+from .actions import ActionSpace
 from .dispatch import PROTOCOL, GameTag
 from .errors import ConfigError, GameOverError, IllegalMoveError
 from .ranks import shared_ranks, winners
@@ -279,6 +282,63 @@ class Game(ABC):
         """
         return {}
 
+    # ---- learning interface: fixed actions and observation tensors ------------------
+    # The module (dotted path) that defines this game's ``action_space(game)`` and
+    # ``observation_fields(game)`` (see forumlab.core.tensor); None: the defaults below.
+    tensor_module: ClassVar[str | None] = None
+
+    def _tensor_hooks(self):
+        return importlib.import_module(self.tensor_module) if self.tensor_module else None
+
+    @cached_property
+    def action_space(self) -> ActionSpace:
+        """The game's fixed action space (:class:`forumlab.core.actions.ActionSpace`).
+
+        The default is the identity on ``0 .. max_moves - 1``, right for a game whose
+        move codes are all below ``MAX_MOVES``; other games name a ``tensor_module``
+        whose ``action_space(game)`` gives theirs. The conformance kit checks that every
+        legal move lies inside it.
+        """
+        hooks = self._tensor_hooks()
+        return hooks.action_space(self) if hooks else ActionSpace(size=self.kernels.max_moves)
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions the fixed action space has."""
+        return self.action_space.num_actions
+
+    @cached_property
+    def _observation_encoder(self):
+        from .tensor import ObservationEncoder
+
+        hooks = self._tensor_hooks()
+        fields = hooks.observation_fields(self) if hooks else []
+        size = len(self.observation(self.initial_array(0), 0))
+        return ObservationEncoder(self.players, size, fields)
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of :meth:`observation_tensor` (one float32 vector; its layout is
+        documented in the game's tensor module)."""
+        return self._observation_encoder.shape
+
+    def observation_tensor(self, array: np.ndarray, seat: int) -> np.ndarray:
+        """What ``seat`` may see, as a float32 vector for learning agents.
+
+        Built from :meth:`observation` alone (never from the true array), so two
+        positions that ``seat`` cannot tell apart give the same tensor: the seat as a
+        one-hot, then the observation's slots, bitboards unpacked into 0/1 entries and
+        engine bookkeeping (seeds, RNG words) left out (:mod:`forumlab.core.tensor`).
+
+        Args:
+            array: the position's state array.
+            seat: the observing seat.
+
+        Returns:
+            A new float32 array of shape :attr:`observation_shape`.
+        """
+        return self._observation_encoder.encode(self.observation(array, seat), seat)
+
     # ---- convenience ---------------------------------------------------------------
     def new_state(self, seed: int = 0) -> State:
         """A fresh game from a seed (the seed drives every chance event).
@@ -306,17 +366,64 @@ class Game(ABC):
 class State:
     """A position with its history: a thin, friendly wrapper around the state array."""
 
-    __slots__ = ("game", "array", "seed", "history")
+    __slots__ = ("game", "array", "seed", "history", "_before")
 
     def __init__(self, game: Game, array: np.ndarray, seed: int, history=None):
         self.game = game
         self.array = array
         self.seed = seed
         self.history: list[int] = list(history or [])
+        # The array before each move of the history played through play(), for undo().
+        # Saved arrays are never changed, so copies of the state share them.
+        self._before: list[np.ndarray] = []
 
     def copy(self) -> State:
         """An independent copy (the array and the history are copied)."""
-        return State(self.game, self.array.copy(), self.seed, self.history)
+        twin = State(self.game, self.array.copy(), self.seed, self.history)
+        twin._before = list(self._before)
+        return twin
+
+    def clone(self) -> State:
+        """An independent copy, the same as :meth:`copy` (OpenSpiel's name)."""
+        return self.copy()
+
+    def undo(self) -> State:
+        """Take back the last move of the history, in place.
+
+        The position before it is restored from the arrays saved by :meth:`play`; a
+        state whose history was built another way is replayed from its seed.
+
+        Returns:
+            This state (changed in place).
+
+        Raises:
+            GameOverError: there is no move to take back (the history is empty; an
+                agent's view of a hidden-information game has none).
+        """
+        if not self.history:
+            raise GameOverError("no move to undo")
+        if len(self._before) == len(self.history):
+            self.array[:] = self._before.pop()
+            self.history.pop()
+            return self
+        replay = self.game.new_state(self.seed)
+        for move in self.history[:-1]:
+            replay.play(move)
+        self.array[:] = replay.array
+        self.history[:] = replay.history
+        self._before = replay._before
+        return self
+
+    def __repr__(self) -> str:
+        try:
+            where = f"ply {self.game.plies(self.array)}"
+        except NotImplementedError:
+            where = f"{len(self.history)} moves"
+        if self.is_terminal:
+            status = f"over, scores {self.scores()}"
+        else:
+            status = f"seat {self.current_player} to move"
+        return f"<{self.game!r} seed={self.seed}: {where}, {status}>"
 
     def view_for(self, seat: int, rng: np.ndarray) -> State:
         """What ``seat`` may see: the only state an agent is ever handed.
@@ -336,6 +443,7 @@ class State:
         self.game.kernels.determinize(view.array, seat, rng)
         if not self.game.perfect_information:
             view.history = []
+            view._before = []  # the true arrays of earlier plies hold the hidden parts
         return view
 
     @property
@@ -404,6 +512,10 @@ class State:
             code = int(move)
             if code not in set(self.legal_moves().tolist()):
                 raise IllegalMoveError(f"move code {code} is not legal here")
+        if len(self._before) != len(self.history):  # history changed by hand: undo replays
+            self._before = []
+        else:
+            self._before.append(self.array.copy())
         self.game.kernels.apply_move(self.array, code)
         self.history.append(code)
         return self
@@ -486,3 +598,77 @@ class State:
             "seed": self.seed,
             "moves": self.move_texts(),
         }
+
+    # ---- learning interface ----------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Per-seat outcome values in [-1, 1]: zero until the game is over.
+
+        At the end, the seats are ordered by the game's rank keys (:meth:`Game.rank_keys`,
+        the same order as ``result()["ranks"]``) and finishing position k (1 = best) of n
+        is worth ``1 - 2 (k - 1) / (n - 1)``: 1 for a sole winner, -1 for a sole last,
+        linear in between. Tied seats share the mean value of the positions they
+        occupy, so a two-way tie for first at 3 players gives 0.5, 0.5, -1, and the
+        values always sum to 0. In a cooperative game (``Game.cooperative``) every seat
+        gets 1 if the team won, else -1.
+
+        Returns:
+            One float per seat.
+        """
+        n = self.game.players
+        if not self.is_terminal:
+            return [0.0] * n
+        if getattr(self.game, "cooperative", False):
+            return [1.0 if self.game.team_won(self.array) else -1.0] * n
+        if n == 1:
+            return [0.0]
+        ranks = shared_ranks(self.rank_keys())
+        values = []
+        for rank in ranks:
+            tied = ranks.count(rank)  # positions rank .. rank + tied - 1
+            mean_position = rank + (tied - 1) / 2
+            values.append(1.0 - 2.0 * (mean_position - 1) / (n - 1))
+        return values
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal moves as action indices of the game's fixed action space.
+
+        Returns:
+            A sorted int64 array (empty once the game is over).
+        """
+        return np.sort(self.game.action_space.actions_of(self.legal_moves()))
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Which actions of the game's fixed action space are legal now.
+
+        Returns:
+            An int8 array of ``game.num_actions`` entries, 1 where the action is legal.
+        """
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask[self.game.action_space.actions_of(self.legal_moves())] = 1
+        return mask
+
+    def action_to_move(self, action: int) -> int:
+        """The move code of an action index (:meth:`ActionSpace.action_to_move`)."""
+        return self.game.action_space.action_to_move(action)
+
+    def move_to_action(self, move: int | str) -> int:
+        """The action index of a move code, or of a move in notation in this position."""
+        code = self.game.parse_move(self.array, move) if isinstance(move, str) else int(move)
+        return self.game.action_space.move_to_action(code)
+
+    def observation(self, player: int) -> np.ndarray:
+        """What seat ``player`` may see, as a float32 vector (:meth:`Game.observation_tensor`).
+
+        Args:
+            player: the observing seat.
+
+        Returns:
+            A new float32 array of shape ``game.observation_shape``.
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= int(player) < self.game.players:
+            raise ValueError(f"player must be a seat 0..{self.game.players - 1}, not {player!r}")
+        return self.game.observation_tensor(self.array, int(player))

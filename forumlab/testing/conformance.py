@@ -45,6 +45,14 @@ The checks:
   never touches the true state (and drops the history when information is hidden).
 - ``result``: scores, shared ranks, winners, plies, terminal and truncated agree
   with each other and are JSON data; the heuristic is finite.
+- ``clone_undo``: ``State.clone`` is independent; ``State.undo`` restores the previous
+  position after every move (saved arrays, or replay); the repr is one line.
+- ``returns``: zero before the end; at the end one value in [-1, 1] per seat following
+  the ranks, summing to 0 (unless cooperative).
+- ``actions``: every legal move lies in the fixed action space and maps to an action
+  and back; the legal-action mask marks exactly the legal moves.
+- ``observation``: the observation tensor has ``Game.observation_shape`` and is finite
+  float32, and is the same in every position the seat cannot tell apart.
 - ``agents``: every registered agent (small budgets) finishes a game.
 """
 from __future__ import annotations
@@ -685,6 +693,159 @@ def check_result(game: Game, seed: int) -> None:
                 raise _broken("heuristic", f"{value} for seat {seat} is not a finite number {where}")
 
 
+def check_clone_undo(game: Game, seed: int) -> None:
+    """``State.clone`` is independent of its original, and ``State.undo`` after every
+    move restores the array and history from before it, both from the arrays ``play``
+    saved and by replay for a state rebuilt from its history; the repr is one line.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
+    previous = None
+    for ply, state in random_game(game, seed):
+        where = _where(game, seed, ply)
+        text = repr(state)
+        if "\n" in text or not text:
+            raise _broken("repr", f"the state's repr {text!r} is not one line {where}")
+        twin = state.clone()
+        if not np.array_equal(twin.array, state.array) or twin.history != state.history:
+            raise _broken("clone", f"the clone differs from the state {where}")
+        if not state.is_terminal:
+            before = state.array.copy()
+            twin.play(int(twin.legal_moves()[0]))
+            if not np.array_equal(state.array, before) or len(state.history) != ply:
+                raise _broken("clone", f"playing on the clone changed the state {where}")
+            twin.undo()
+            if not np.array_equal(twin.array, state.array) or twin.history != state.history:
+                raise _broken("undo", f"undo after a move does not restore the position {where}")
+        if previous is not None and ply % 5 == 0:
+            for label, copy in (("saved", state.clone()),
+                                ("replayed", State(game, state.array.copy(), state.seed, state.history))):
+                copy.undo()
+                if not np.array_equal(copy.array, previous) or copy.history != state.history[:-1]:
+                    raise _broken("undo", f"undo ({label}) does not restore the previous position {where}")
+        previous = state.array.copy()
+    try:
+        game.new_state(seed).undo()
+    except GameOverError:
+        pass
+    else:
+        raise _broken("undo", f"undo at the start did not raise GameOverError {_where(game, seed, 0)}")
+
+
+def check_returns(game: Game, seed: int) -> None:
+    """``State.returns()`` is zero for every seat before the end and, at the end, one
+    value per seat in [-1, 1] that follows the result's ranks (a better rank a higher
+    value, shared ranks equal values), summing to 0 unless the game is cooperative.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
+    for ply, state in random_game(game, seed):
+        values = state.returns()
+        where = _where(game, seed, ply)
+        if len(values) != game.players or not all(isinstance(v, float) and -1 <= v <= 1 for v in values):
+            raise _broken("returns", f"{values!r} is not one value in [-1, 1] per seat {where}")
+        if not state.is_terminal:
+            if any(values):
+                raise _broken("returns", f"{values} before the end {where}")
+            continue
+        ranks = state.result()["ranks"]
+        for a in range(game.players):
+            for b in range(game.players):
+                if ranks[a] < ranks[b] and not values[a] > values[b] \
+                        and not getattr(game, "cooperative", False):
+                    raise _broken("returns", f"{values} do not follow the ranks {ranks} {where}")
+                if ranks[a] == ranks[b] and values[a] != values[b]:
+                    raise _broken("returns", f"{values} differ for shared ranks {ranks} {where}")
+        if not getattr(game, "cooperative", False) and abs(sum(values)) > 1e-9:
+            raise _broken("returns", f"{values} do not sum to 0 {where}")
+
+
+def check_actions(game: Game, seed: int) -> None:
+    """At every ply, every legal move lies in the game's fixed action space and maps to
+    an action and back to itself; the legal-action mask has ``num_actions`` entries and
+    marks exactly the legal moves' actions; out-of-range actions raise IllegalMoveError.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
+    n = game.num_actions
+    for bad in (-1, n):
+        try:
+            game.action_space.action_to_move(bad)
+        except IllegalMoveError:
+            continue
+        raise _broken("actions", f"action {bad} of {n} was accepted {_where(game, seed)}")
+    space = game.action_space
+    sampler = random.Random(seed)
+    for ply, state in random_game(game, seed):
+        where = _where(game, seed, ply)
+        legal = state.legal_moves()
+        try:
+            actions = space.actions_of(legal).tolist()
+            for move in _sample(legal, sampler):  # the one-move API on a sample
+                if state.action_to_move(state.move_to_action(move)) != move:
+                    raise _broken("actions", f"move {move} does not map back to itself {where}")
+        except IllegalMoveError as exc:
+            raise _broken("actions", f"a legal move is outside the action space ({exc}) {where}") from None
+        back = space.moves_of(np.array(actions, dtype=np.int64)).tolist()
+        if back != legal.tolist() or not all(0 <= a < n for a in actions):
+            raise _broken("actions", f"moves {legal.tolist()[:5]}... map to actions {actions[:5]}... "
+                                     f"and back to {back[:5]}... {where}")
+        mask = state.legal_action_mask()
+        if mask.shape != (n,) or sorted(np.flatnonzero(mask).tolist()) != sorted(actions):
+            raise _broken("actions", f"the mask marks {int(mask.sum())} actions for {legal.size} "
+                                     f"legal moves {where}")
+        if state.legal_actions().tolist() != sorted(actions):
+            raise _broken("actions", f"legal_actions() disagrees with the mask {where}")
+
+
+def check_observation(game: Game, seed: int) -> None:
+    """``State.observation(seat)`` is a finite float32 vector of ``game.observation_shape``
+    for every seat, at every fifth ply and at the end, and is the same in every
+    determinization from that seat (:meth:`State.view_for`): two positions the seat
+    cannot tell apart give it the same tensor.
+
+    Args:
+        game: the configured game.
+        seed: the seed of the random game played.
+
+    Raises:
+        ConformanceError: a rule is broken; the message names it and the position.
+    """
+    rng = make_rng(seed * 7919 + 17)
+    shape = game.observation_shape
+    for ply, state in random_game(game, seed):
+        if ply % 5 and not state.is_terminal:
+            continue
+        where = _where(game, seed, ply)
+        for seat in range(game.players):
+            tensor = state.observation(seat)
+            if tensor.dtype != np.float32 or tensor.shape != shape or not np.isfinite(tensor).all():
+                raise _broken("observation", f"seat {seat}'s tensor is {tensor.dtype} {tensor.shape}, "
+                                             f"expected finite float32 {shape} {where}")
+            if game.perfect_information:
+                continue
+            for _ in range(2):
+                other = state.view_for(seat, rng)
+                if not np.array_equal(other.observation(seat), tensor):
+                    raise _broken("observation", f"seat {seat}'s tensor differs in a position it "
+                                                 f"cannot tell apart {where}")
+
+
 def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
     """Every registered agent but interactive ones (``QUICK_AGENT_SPECS`` budgets; defaults for others),
     in every seat, plays a game of ``game`` to its end.
@@ -727,6 +888,10 @@ PER_GAME: dict[str, Callable[[Game, int], None]] = {
     "view_for": check_view_for,
     "move_seen_by": check_move_seen_by,
     "result": check_result,
+    "clone_undo": check_clone_undo,
+    "returns": check_returns,
+    "actions": check_actions,
+    "observation": check_observation,
 }
 CHECKS = (*PER_GAME, "determinism", "agents")
 

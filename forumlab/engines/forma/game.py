@@ -78,6 +78,7 @@ class Forma(Game):
     """Forma for 2-4 players on a 20x20 board with obstacles."""
 
     name = "forma"
+    tensor_module = "forumlab.engines.forma.tensor"
     min_players = 2
     max_players = 4
     # 2: random setups uniform over the spec's layouts (they may enclose a free square)

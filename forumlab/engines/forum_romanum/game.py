@@ -56,6 +56,7 @@ class ForumRomanum(Game):
     """Forum Romanum for 2-6 players; ``max_rounds`` caps the game (0 = no cap)."""
 
     name = "forum-romanum"
+    tensor_module = "forumlab.engines.forum_romanum.tensor"
     min_players = 2
     max_players = 6
     # Random playouts are nearly pure noise here (random games run to the turn cap),

@@ -59,6 +59,7 @@ class ForumTrajanum(Game):
     """Forum Trajanum for 2-4 players (standard edition of the project's spec)."""
 
     name = GAME_NAME
+    tensor_module = "forumlab.engines.forum_trajanum.tensor"
     min_players = 2
     max_players = 4
     perfect_information = False

@@ -100,6 +100,7 @@ class FoundationsOfRome(Game):
     """Foundations of Rome for 2-5 players (base game, draft, Monuments)."""
 
     name = "foundations-of-rome"
+    tensor_module = "forumlab.engines.foundations_of_rome.tensor"
     min_players = 2
     max_players = 5
     perfect_information = False

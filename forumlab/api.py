@@ -1,0 +1,196 @@
+"""The public Python API: games, agents, one game, tournaments and ratings, as data.
+
+Everything here is re-exported by ``forumlab`` itself (``forumlab.load_game``, ...),
+loaded on first use so that ``import forumlab`` stays cheap and compiles nothing::
+
+    import forumlab
+
+    game = forumlab.load_game("forum-romanum", players=3)
+    record = forumlab.play(game, ["greedy", "mcts(iterations=200)", "random"], seed=1)
+    print(record.result["ranks"])
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .agents.base import Agent
+from .core.game import Game, State
+from .core.record import Record
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """A configured game.
+
+    Args:
+        name: a registered game, e.g. ``"forum-romanum"`` (``forumlab games`` lists them).
+        **options: the game's options, e.g. ``players=3``.
+
+    Returns:
+        The game; ``game.new_state(seed)`` starts a game of it.
+
+    Raises:
+        UnknownGameError: no game has this name.
+        ConfigError: an unknown option or a bad value.
+    """
+    from .core.registry import create_game
+
+    return create_game(name, options)
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from a spec string.
+
+    Args:
+        spec: ``name`` or ``name(key=value, ...)``, e.g. ``"mcts(iterations=2000)"``.
+        seed: the agent's seed (a ``seed=`` in the spec wins).
+
+    Returns:
+        The agent; ``agent.act(state)`` returns its move code.
+
+    Raises:
+        AgentSpecError: a malformed spec, an unknown agent or a bad parameter.
+    """
+    from .agents.registry import create_agent
+
+    return create_agent(spec, seed=seed)
+
+
+def play(game: Game | str, agents: list[Agent | str], seed: int = 0) -> Record:
+    """Play one game to the end and return its record.
+
+    Each agent is handed only its seat's view of the position, as in ``forumlab play``
+    and in tournaments. Agents given as spec strings are seeded as ``forumlab play``
+    seeds them, so ``play(game, specs, seed)`` plays the same game as ``forumlab play
+    GAME -a SPECS --seed SEED``. An agent that raises stops the game with its exception
+    (here a researcher wants the traceback; the command line and the arena replace a
+    faulty agent instead).
+
+    Args:
+        game: a game from :func:`load_game`, or a game name (default options).
+        agents: one agent or spec string per seat, in seat order.
+        seed: the game's seed.
+
+    Returns:
+        The game's :class:`~forumlab.core.record.Record`: ``moves`` in notation,
+        ``result`` (scores, ranks, winners, plies, ...), ``agents`` (label, spec, seed
+        per seat), and ``record.to_json()`` / ``record.save(path)`` for a file that
+        ``forumlab replay`` reads. :func:`replay` gives the final state.
+
+    Raises:
+        ValueError: the number of agents is not the game's number of players.
+    """
+    from .arena.match import play_match
+    from .core.rng import derive_seed
+
+    if isinstance(game, str):
+        game = load_game(game)
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for {game.players} players")
+    seats, info = [], []
+    for i, agent in enumerate(agents):
+        if isinstance(agent, str):
+            agent_seed = derive_seed(seed, "agent", i)
+            seats.append(make_agent(agent, seed=agent_seed))
+            info.append({"label": agent, "spec": agent, "seed": agent_seed})
+        else:
+            seats.append(agent)
+            info.append({"label": agent.spec(), "spec": agent.spec(), "seed": agent.seed})
+    match = play_match(game, seats, seed)
+    return Record.from_state(match.state, agents=info)
+
+
+def replay(record: Record | dict[str, Any] | str | Path) -> State:
+    """The state a record reaches (its moves replayed from its config and seed).
+
+    Args:
+        record: a :class:`Record`, its JSON dict, or the path of a record file.
+
+    Returns:
+        The final state, with its history.
+
+    Raises:
+        RecordError: a malformed record; IllegalMoveError: a move that is not legal.
+    """
+    from .core.record import load_record
+    from .core.record import replay as replay_record
+
+    if isinstance(record, (str, Path)):
+        record = load_record(record)
+    elif isinstance(record, dict):
+        record = Record.from_json(record)
+    return replay_record(record)
+
+
+def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_lineup: int = 1,
+                   format: str = "round-robin", candidate: str | None = None,
+                   rotations: str = "balanced", seed: int = 1, workers: int | None = None,
+                   progress: bool = False, **options: Any) -> dict[str, Any]:
+    """Play a tournament into a results file (or finish one) and return its ratings.
+
+    Args:
+        game: a registered game.
+        agents: the pool: spec strings, or ``"label=spec"`` to rate a spec under a label.
+        db: the results file (SQLite); created if absent, continued if it holds the
+            same tournament, refused if it holds another.
+        games_per_lineup: rotation groups (game seeds) per lineup.
+        format: ``"round-robin"`` or ``"gauntlet"`` (then ``candidate`` is a label).
+        candidate: the gauntlet's candidate label.
+        rotations: ``"balanced"``, ``"cyclic"`` or ``"all"`` (see the README's Arena).
+        seed: the tournament's seed.
+        workers: worker processes (None: one per core; 0: in this process). Scripts
+            that start workers need the ``if __name__ == "__main__":`` guard.
+        progress: draw a progress bar on stderr.
+        **options: the game's options, e.g. ``players=3``.
+
+    Returns:
+        :func:`ratings` of the file, plus ``"played"``: the games played by this call.
+
+    Raises:
+        ConfigError, AgentSpecError: a bad definition (nothing is created).
+        StoreError: the file holds another tournament or is not a results file.
+    """
+    from .arena.definition import TournamentDefinition, parse_agent_option
+    from .arena.tournament import run_tournament as run
+
+    definition = TournamentDefinition(
+        game=game, config=dict(options), agents=tuple(parse_agent_option(a) for a in agents),
+        format=format, candidate=candidate, games_per_lineup=games_per_lineup,
+        rotations=rotations, seed=seed)
+    played = run(definition, db, workers=workers, progress=progress)
+    report = ratings(db)
+    report["played"] = played
+    return report
+
+
+def ratings(db: str | Path, anchor: str | None = None) -> dict[str, Any]:
+    """The ratings of a results file, as data (what ``forumlab ratings DB --json`` prints).
+
+    Args:
+        db: a results file.
+        anchor: the label rated 0 Elo (default: ``random`` when it plays, else the mean).
+
+    Returns:
+        A JSON-ready dict: per agent Elo with its 95% interval, win rate, mean rank and
+        score; seat advantages; the pairwise matrices; ``"games"``; and ``"tournament"``,
+        the stored definition.
+
+    Raises:
+        StoreError: the file is missing or not a results file.
+        ForumlabError: it holds no finished game yet.
+    """
+    from .arena.ratings import rate, rated_games, ratings_report
+    from .arena.store import ResultStore
+    from .core.errors import ForumlabError
+
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+        definition = store.definition
+    if not outcomes:
+        raise ForumlabError(f"{db} holds no finished games yet")
+    if anchor is None and any("random" in o.labels for o in outcomes):
+        anchor = "random"  # the natural zero of the scale, as the CLI does
+    report = ratings_report(rate(rated_games(outcomes), anchor=anchor))
+    report["games"] = len(outcomes)
+    report["tournament"] = definition
+    return report
