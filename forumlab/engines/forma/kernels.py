@@ -624,9 +624,10 @@ def heuristic(s, player):
     A greedy with it scored 56.7% [50.4, 63.0] against one without it in 240 2-player
     games (two runs of 120 on different seeds: 65.8% and 47.5%); at 4 players (90
     squares each, bridges rare) it chased bridges it could not finish and won 6% of 80
-    games against three greedy seats without it (docs/search-notebook.md, "Forma heuristic: bridges"). The whole estimate costs
-    about 1-2 microseconds; greedy beats random play by ~600 to ~130 points in
-    4-player games. Terminal states return the exact margin.
+    games against three greedy seats without it (docs/search-notebook.md, "Forma
+    heuristic: bridges"). The whole estimate costs about 1-2 microseconds; greedy beats
+    random play by ~600 to ~130 points in 4-player games. Terminal states return the
+    exact margin.
     """
     n = s[N_PLAYERS]
     est = np.zeros(n, dtype=np.float64)
