@@ -34,6 +34,8 @@ from ...core.rng import rand_below
 from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TRAY, CODE_TYPE, COMMERCIAL
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
+    CONSUL,
+    CONSUL_VP,
     BUILT,
     CELL_BLD,
     ERA,
@@ -49,7 +51,8 @@ from .layout import (
     STATE_SIZE,  # noqa: F401  (checked when the game registers)
     VP,
 )
-from .moves import apply_move, legal_moves, marker_supply  # noqa: F401  (protocol kernels)
+from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
+from .pieces import marker_supply
 from .scoring import civic_value, instance_code, instance_owner
 from .setup import new_state  # noqa: F401
 
@@ -75,8 +78,23 @@ def random_move(s, rng):
 
 
 @njit(cache=True)
+def consul_margin(s):
+    """A Consul game's shared value: min over seats of (VP - the Consul's VP)."""
+    m = s[VP] - s[CONSUL_VP]
+    for p in range(1, s[N_PLAYERS]):
+        m = min(m, s[VP + p] - s[CONSUL_VP])
+    return m
+
+
+@njit(cache=True)
 def scores(s, out):
-    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``)."""
+    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``); in a
+    Consul game every seat gets the shared value, min over seats of (VP - Consul VP)."""
+    if s[CONSUL] != 0:
+        m = consul_margin(s)
+        for p in range(s[N_PLAYERS]):
+            out[p] = m
+        return
     for p in range(s[N_PLAYERS]):
         out[p] = s[VP + p]
 
