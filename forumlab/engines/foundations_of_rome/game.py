@@ -400,15 +400,12 @@ class FoundationsOfRome(Game):
         n = int(array[N_PLAYERS])
         out = self._details(array, n)
         if self.consul:
-            # The cooperative result (spec): scores are the players' VP, every rank 1,
-            # winners every seat iff each player's VP exceeds the Consul's (also in a
-            # truncated game, on the VP so far); the kernel's scores are the margin.
-            margin = int(for_kernels.consul_margin(array))
+            # The cooperative result (spec): scores are the players' VP (the kernel's
+            # scores are the shared margin), every rank 1 (rank_keys), winners every
+            # seat iff the margin is > 0 (Game.team_won, also in a truncated game).
             out["scores"] = out["vp"]
-            out["ranks"] = [1] * n
-            out["winners"] = list(range(n)) if margin > 0 and array[PHASE] == PH_OVER else []
             out["consul_vp"] = int(array[CONSUL_VP])
-            out["consul_margin"] = margin
+            out["consul_margin"] = int(for_kernels.consul_margin(array))
         return out
 
     def _details(self, array: np.ndarray, n: int) -> dict[str, Any]:
