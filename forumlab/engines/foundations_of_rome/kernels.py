@@ -33,7 +33,42 @@ from ...core.bits import popcount
 from ...core.rng import rand_below
 from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TRAY, CODE_TYPE, COMMERCIAL
 from .hidden import determinize  # noqa: F401  (protocol kernel)
+from .consul import TOKEN_BASE
+from .data import (
+    G_APOLLO,
+    G_AUGUR,
+    G_CERES,
+    G_MINERVA,
+    G_QUIRINUS,
+    INVOCATION_VP,
+    N_INVOCATIONS,
+    N_TOKENS,
+    P_AEDILIS,
+    P_CENSOR,
+    P_FABER,
+    P_LEGATUS,
+    P_MERCATOR,
+    P_NEGOTIATOR,
+    P_PONTIFEX,
+    P_PRAETOR,
+    P_QUAESTOR,
+    P_TRIBUNUS,
+)
 from .layout import (
+    CONSUL_SEAT,
+    INV_HOLDER,
+    INV_ONGOING,
+    INV_STATUS,
+    INV_UNUSED,
+    MOD_INVOCATIONS,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
+    MOD_STEALING,
+    MOD_TRADING,
+    MODULES,
+    ROLE,
+    TOKENS2,
+    TOKENS4,
     CONSUL,
     CONSUL_VP,
     BUILT,
@@ -52,8 +87,19 @@ from .layout import (
     VP,
 )
 from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
-from .pieces import marker_supply
-from .scoring import civic_value, instance_code, instance_owner
+from .pieces import marker_supply  # noqa: F401  (re-exported for callers)
+from .objectives import objectives_met
+from .scoring import (
+    civic_value,
+    consul_population,
+    consul_silver,
+    has_ongoing,
+    instance_code,
+    instance_owner,
+    markers_on_board,
+)
+
+MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
 from .setup import new_state  # noqa: F401
 
 
@@ -100,15 +146,19 @@ def scores(s, out):
 
 
 @njit(cache=True)
-def _value(s, p, eras_left):
+def _value(s, p, eras_left, best_pop):
     """A seat's VP plus a rough worth of what it will score in the era scorings left:
     population, civic buildings, commercial silver and tray VP per scoring, silver
-    (worth less once there is plenty), and lots (empty ones are future buildings)."""
+    (worth less once there is plenty), and lots (empty ones are future buildings);
+    with the modules also their assets (:func:`_module_value`). ``best_pop`` is the
+    highest population (the Consul's included) for a Consul game's population rule."""
     n = s[SIZE]
     civic = 0
     tray = 0
     income = 0
-    seen = np.zeros(s[N_PLAYERS] * INSTANCE_STRIDE + 1, dtype=np.bool_)
+    n_civic = 0
+    n_comm = 0
+    seen = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b == 0 or seen[b] or instance_owner(b) != p:
@@ -117,29 +167,121 @@ def _value(s, p, eras_left):
         code = instance_code(b)
         if CODE_TYPE[code] == CIVIC:
             civic += civic_value(s, b)
+            n_civic += 1
         elif CODE_TYPE[code] == COMMERCIAL:
             income += CODE_SILVER[code]
             tray += CODE_TRAY[code] + CODE_MON_VP[code]
-    empty = 8 - marker_supply(s, p)
+            n_comm += 1
+    empty = markers_on_board(s, p)
     built = popcount(s[BUILT + 2 * p]) + popcount(s[BUILT + 2 * p + 1])
     silver = s[SILVER + p]
     worth = 0.35 * min(silver, 15) + 0.1 * max(silver - 15, 0)
-    per_era = 1.3 * s[POP + p] + civic + tray + income
+    if s[CONSUL] != 0:
+        # the Consul's population rule: the leader scores the bonus, the others lose
+        # the difference
+        pop_term = 7.0 if s[POP + p] >= best_pop else 1.0 * (s[POP + p] - best_pop)
+    else:
+        pop_term = 1.3 * s[POP + p]
+    per_era = pop_term + civic + tray + income
     lots = empty * (1.0 + 0.7 * eras_left) + 0.5 * built
-    return s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
+    value = s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
+    if s[MODULES] & MODULE_ASSETS:
+        value += _module_value(s, p, eras_left, empty, n_civic, n_comm)
+    return value
+
+
+@njit(cache=True)
+def _module_value(s, p, eras_left, empty, n_civic, n_comm):
+    """The worth of a seat's module assets: favor tokens (their end VP), objective
+    progress (the VP of objectives met now, Augur's share), held invocations (unused:
+    their VP and a use to come; ongoing: what they will still give) and its role's
+    effects until the end."""
+    mods = s[MODULES]
+    value = 0.0
+    if mods & (MOD_TRADING | MOD_STEALING):
+        value += 2.0 * s[TOKENS2 + p] + 4.0 * s[TOKENS4 + p]
+    augur = has_ongoing(s, p, G_AUGUR)
+    if mods & MOD_OBJECTIVES:
+        f = np.zeros(17, dtype=np.int64)
+        count, vp = objectives_met(s, p, f)
+        value += 0.8 * vp + (3.0 * count if augur else 0.0)
+    if mods & MOD_INVOCATIONS:
+        for g in range(1, N_INVOCATIONS + 1):
+            if s[INV_HOLDER + g] != p:
+                continue
+            status = s[INV_STATUS + g]
+            if status == INV_UNUSED:
+                value += INVOCATION_VP[g] + 1.5
+            elif status == INV_ONGOING:
+                if g == G_CERES:
+                    value += 0.7 * eras_left * 2
+                elif g == G_APOLLO:
+                    value += 1.0 * eras_left
+                elif g == G_MINERVA:
+                    value += eras_left * n_civic
+                elif g == G_QUIRINUS:
+                    value += empty
+    role = s[ROLE + p]
+    if role == P_MERCATOR:
+        value += 0.7 * eras_left * 2
+    elif role == P_AEDILIS:
+        value += eras_left * n_civic
+    elif role == P_NEGOTIATOR:
+        value += eras_left * n_comm
+    elif role == P_CENSOR:
+        value += 1.0 * eras_left
+    elif role == P_PRAETOR and not has_ongoing(s, p, G_QUIRINUS):
+        value += empty
+    elif role == P_QUAESTOR:
+        value += s[SILVER + p] / 3.0
+    elif role == P_PONTIFEX:
+        value += 2.0 * n_civic
+    elif role == P_TRIBUNUS or role == P_LEGATUS or role == P_FABER:
+        value += 1.0 * eras_left
+    return value
+
+
+@njit(cache=True)
+def _consul_value(s, eras_left, best_pop):
+    """The Consul's VP plus what its tokens will score in the era scorings left."""
+    n = s[SIZE]
+    civic = 0
+    seen = np.zeros(N_TOKENS, dtype=np.bool_)
+    for cell in range(n * n):
+        b = s[CELL_BLD + cell]
+        if b == 0 or instance_owner(b) != CONSUL_SEAT or seen[b - TOKEN_BASE]:
+            continue
+        seen[b - TOKEN_BASE] = True
+        if CODE_TYPE[instance_code(b)] == CIVIC:
+            civic += civic_value(s, b)
+    cpop = consul_population(s)
+    pop_term = 7.0 if cpop >= best_pop else 1.0 * (cpop - best_pop)
+    # it also takes a card (and places a token) after most of the holder's turns
+    return s[CONSUL_VP] + eras_left * (pop_term + civic + 2.0) + (consul_silver(s) if eras_left > 0 else 0)
 
 
 @njit(cache=True)
 def heuristic(s, player):
-    """The player's value minus the best other seat's (VP scale)."""
+    """The player's value minus the best other seat's (VP scale); in a Consul game the
+    team's: the lowest seat value minus the Consul's (every seat shares it)."""
     eras_left = 0.0
     if s[PHASE] != PH_OVER:
         eras_left = 4.0 - s[ERA]
-    mine = _value(s, player, eras_left)
+    if s[CONSUL] != 0:
+        if s[PHASE] == PH_OVER:
+            return float(consul_margin(s))
+        best_pop = consul_population(s)
+        for q in range(s[N_PLAYERS]):
+            best_pop = max(best_pop, s[POP + q])
+        worst = 1e18
+        for q in range(s[N_PLAYERS]):
+            worst = min(worst, _value(s, q, eras_left, best_pop))
+        return worst - _consul_value(s, eras_left, best_pop)
+    mine = _value(s, player, eras_left, 0)
     best = -1e18
     for q in range(s[N_PLAYERS]):
         if q != player:
-            v = _value(s, q, eras_left)
+            v = _value(s, q, eras_left, 0)
             if v > best:
                 best = v
     return mine - best
