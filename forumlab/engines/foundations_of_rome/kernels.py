@@ -176,6 +176,13 @@ def _value(s, p, eras_left, best_pop):
     built = popcount(s[BUILT + 2 * p]) + popcount(s[BUILT + 2 * p + 1])
     silver = s[SILVER + p]
     worth = 0.35 * min(silver, 15) + 0.1 * max(silver - 15, 0)
+    if (s[MODULES] & MODULE_ASSETS) or s[CONSUL] != 0:
+        # Silver never scores at the end, so its worth stops at 40: with an unbounded
+        # worth, a seat with a large commercial income (or Apollo, Mercator, Ceres)
+        # valued Income above every Buy, nobody emptied the deed board and games ran
+        # to the turn cap. (Kept to the module games: the base game's greedy play is
+        # unchanged.)
+        worth = 0.35 * min(silver, 15) + 0.1 * min(max(silver - 15, 0), 25)
     if s[CONSUL] != 0:
         # the Consul's population rule: the leader scores the bonus, the others lose
         # the difference
@@ -233,7 +240,9 @@ def _module_value(s, p, eras_left, empty, n_civic, n_comm):
     elif role == P_PRAETOR and not has_ongoing(s, p, G_QUIRINUS):
         value += empty
     elif role == P_QUAESTOR:
-        value += s[SILVER + p] / 3.0
+        # capped: an unbounded worth of silver made greedy Quaestors take Income
+        # forever instead of buying the deeds that end the era
+        value += min(s[SILVER + p], 30) / 3.0
     elif role == P_PONTIFEX:
         value += 2.0 * n_civic
     elif role == P_TRIBUNUS or role == P_LEGATUS or role == P_FABER:
