@@ -72,7 +72,8 @@ def format_team_report(report: dict) -> str:
 
     def line(name: str, r: dict) -> str:
         lo, hi = r["win_rate_95"]
-        return f"{name:<32} {r['games']:>5}  {r['win_rate']:13.3f}  [{lo:.3f}, {hi:.3f}]  {r['mean_value']:10.2f}"
+        return (f"{name:<32} {r['games']:>5}  {r['win_rate']:13.3f}  [{lo:.3f}, {hi:.3f}]"
+                f"  {r['mean_value']:10.2f}")
 
     lines.append(line("all games", report["team"]))
     lines += [line(a, r) for a, r in report["agents"].items()]
@@ -102,7 +103,8 @@ def cooperative_balance_report(db: str) -> dict:
         outcomes = store.outcomes()
         definition = store.definition
     report = team_report(outcomes)
-    return {"game": definition["game"], "config": definition["config"], "agent": definition["agents"][0]["spec"],
+    return {"game": definition["game"], "config": definition["config"],
+            "agent": definition["agents"][0]["spec"],
             "games": report["games"], "team": report["team"]}
 
 

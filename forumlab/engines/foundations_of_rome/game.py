@@ -53,12 +53,20 @@ from .data import (
     PLACEMENT_INDEX,
 )
 from .layout import (
-    CONSUL_VP,
     ANSWER_NO,
     ANSWER_YES,
+    BUILD_BASE,
+    CELL_BLD,
     CONSUL_CHALLENGE,
     CONSUL_HARD,
     CONSUL_STANDARD,
+    CONSUL_VP,
+    DISPLAY,
+    DRAFT_ROUND,
+    ERA,
+    FINAL_LEFT,
+    HAND_N,
+    INCOME,
     ITEM_CARD,
     ITEM_F2,
     ITEM_F4,
@@ -67,25 +75,14 @@ from .layout import (
     ITEM_SILVER,
     KEEP_OBJ,
     KEEP_ROLE,
-    MODULE_BITS,
-    N_ITEMS,
-    NUMA_BASE,
-    STEAL_BASE,
-    TRADE_BASE,
-    USE_BASE,
-    BUILD_BASE,
-    CELL_BLD,
-    DISPLAY,
-    DRAFT_ROUND,
-    ERA,
-    FINAL_LEFT,
-    HAND_N,
-    INCOME,
     MAX_MOVES,
+    MODULE_BITS,
     MON_BUILT,
     MON_LEFT,
+    N_ITEMS,
     N_PLAYERS,
     N_SRC,
+    NUMA_BASE,
     OWN,
     PH_DRAFT,
     PH_FINAL,
@@ -103,9 +100,12 @@ from .layout import (
     SIZE,
     SLOTS,
     SOURCE_NAMES,
+    STEAL_BASE,
     SUPPLY,
+    TRADE_BASE,
     TRUNCATED,
     TURNS,
+    USE_BASE,
     VP,
     VP_SRC,
     cell_name,
@@ -193,7 +193,8 @@ class FoundationsOfRome(Game):
         if consul is True:
             consul = "standard"
         if consul not in (False, None) and consul not in CONSUL_LEVELS:
-            raise ConfigError(f"consul must be false, true, 'standard', 'hard' or 'challenge', not {consul!r}")
+            raise ConfigError(f"consul must be false, true, 'standard', 'hard' or 'challenge', "
+                              f"not {consul!r}")
         self.consul = CONSUL_LEVELS.get(consul, 0) if consul else 0
         if self.consul and _is_int(players) and players == 1:
             self.players = 1  # the Consul also allows one human (the spec's DECISION)
@@ -419,7 +420,8 @@ class FoundationsOfRome(Game):
             "vp": [int(array[VP + p]) for p in range(n)],
             "silver": [int(array[SILVER + p]) for p in range(n)],
             "population": [int(array[POP + p]) for p in range(n)],
-            "vp_by_source": [{name: int(array[VP_SRC + p * N_SRC + SOURCE_NAMES.index(name)]) for name in names}
+            "vp_by_source": [{name: int(array[VP_SRC + p * N_SRC + SOURCE_NAMES.index(name)])
+                              for name in names}
                              for p in range(n)],
             "era": int(array[ERA]),
             "turns": int(array[TURNS]),

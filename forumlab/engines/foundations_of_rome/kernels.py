@@ -31,10 +31,14 @@ from numba import njit
 
 from ...core.bits import popcount
 from ...core.rng import rand_below
-from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TRAY, CODE_TYPE, COMMERCIAL
-from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .consul import TOKEN_BASE
 from .data import (
+    CIVIC,
+    CODE_MON_VP,
+    CODE_SILVER,
+    CODE_TRAY,
+    CODE_TYPE,
+    COMMERCIAL,
     G_APOLLO,
     G_AUGUR,
     G_CERES,
@@ -54,41 +58,42 @@ from .data import (
     P_QUAESTOR,
     P_TRIBUNUS,
 )
+from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
+    BUILT,
+    CELL_BLD,
+    CONSUL,
     CONSUL_SEAT,
+    CONSUL_VP,
+    ERA,
+    INSTANCE_STRIDE,
     INV_HOLDER,
     INV_ONGOING,
     INV_STATUS,
     INV_UNUSED,
+    MAX_MOVES,
     MOD_INVOCATIONS,
     MOD_OBJECTIVES,
     MOD_ROLES,
     MOD_STEALING,
     MOD_TRADING,
     MODULES,
-    ROLE,
-    TOKENS2,
-    TOKENS4,
-    CONSUL,
-    CONSUL_VP,
-    BUILT,
-    CELL_BLD,
-    ERA,
-    INSTANCE_STRIDE,
-    MAX_MOVES,
     N_PLAYERS,
     PH_OVER,
     PHASE,
     PLAYER,
     POP,
+    ROLE,
     SILVER,
     SIZE,
     STATE_SIZE,  # noqa: F401  (checked when the game registers)
+    TOKENS2,
+    TOKENS4,
     VP,
 )
 from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
-from .pieces import marker_supply  # noqa: F401  (re-exported for callers)
 from .objectives import objectives_met
+from .pieces import marker_supply  # noqa: F401  (re-exported for callers)
 from .scoring import (
     civic_value,
     consul_population,
@@ -98,9 +103,9 @@ from .scoring import (
     instance_owner,
     markers_on_board,
 )
+from .setup import new_state  # noqa: F401
 
 MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
-from .setup import new_state  # noqa: F401
 
 
 @njit(cache=True)

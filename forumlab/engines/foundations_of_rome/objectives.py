@@ -13,7 +13,6 @@ from numba import njit
 from ...core.bits import popcount
 from .data import CIVIC, CODE_SIZE, CODE_TYPE, COMMERCIAL, G_AUGUR, OBJECTIVE_VP, RESIDENTIAL
 from .layout import (
-    BUILT,
     CELL_BLD,
     CONSUL_SEAT,
     INSTANCE_STRIDE,
@@ -28,7 +27,15 @@ from .layout import (
     SRC_INVOCATIONS,
     SRC_OBJECTIVES,
 )
-from .scoring import add_vp, adjacent_instances, has_ongoing, instance_cells, instance_code, instance_owner
+from .scoring import (
+    add_vp,
+    adjacent_instances,
+    has_ongoing,
+    instance_cells,
+    instance_code,
+    instance_owner,
+    markers_on_board,
+)
 
 # figures of objective_figures(): indices
 F_RES, F_COM, F_CIV, F_BLD, F_BIG, F_TOUCH, F_O17, F_LOTS, F_EMPTY, F_EDGE, F_CORNERS, F_ROW, F_COL, \
@@ -83,7 +90,7 @@ def objective_figures(s, p, f):
         if t == CIVIC and res and com:
             f[F_O17] = 1
     f[F_LOTS] = popcount(s[OWN + 2 * p]) + popcount(s[OWN + 2 * p + 1])
-    f[F_EMPTY] = popcount(s[OWN + 2 * p] & ~s[BUILT + 2 * p]) + popcount(s[OWN + 2 * p + 1] & ~s[BUILT + 2 * p + 1])
+    f[F_EMPTY] = markers_on_board(s, p)
     for r in range(n):
         row = 0
         col = 0

@@ -1,6 +1,5 @@
 """Small queries and bookkeeping shared by the move kernels: lot markers, population
 modifiers, deed prices."""
-import numpy as np
 from numba import njit
 
 from ...core.bits import popcount

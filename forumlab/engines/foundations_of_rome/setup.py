@@ -9,8 +9,9 @@ append cards 3e..3e+2 to the bottom of pile e+1, shuffle each pile); with monume
 shuffle the ids 1..19 and display the first players+3; objectives 1..18 (shuffle,
 hidden: seat i gets cards 2i, 2i+1, public: the first n face up); roles 1..15 (shuffle,
 seat i gets 2i, 2i+1); Consul piles by size, ids ascending, each shuffled; then the
-Consul's starting deeds (dealt after the hands) are placed one by one. Without the draft every seat owns its hand's lots at once (a marker on
-each); with it the hands are kept for the picks.
+Consul's starting deeds (dealt after the hands) are placed one by one. Without the
+draft every seat owns its hand's lots at once (a marker on each); with it the hands
+are kept for the picks.
 """
 import numpy as np
 from numba import njit
@@ -35,35 +36,12 @@ from .data import (
     TOKEN_FIRST,
 )
 from .layout import (
+    BUYER,
     CONSUL,
     CONSUL_OWN,
     CONSUL_VP,
     CPILE,
     CPILE_N,
-    INV_HOLDER,
-    INVOCATION_CARD,
-    MAX_TRADES_OPT,
-    MOD_INVOCATIONS,
-    MOD_OBJECTIVES,
-    MOD_ROLES,
-    MOD_STEALING,
-    MOD_TRADING,
-    N_SRC,
-    OBJ_DEALT,
-    OBJ_FACE_UP,
-    OBJ_PUBLIC,
-    OFFER,
-    PH_OBJ,
-    PH_ROLE,
-    ROLE_DEALT,
-    SPARE,
-    SPARE_N,
-    SRC_START,
-    TOKEN_POOL,
-    TOKENS2,
-    VP,
-    VP_SRC,
-    BUYER,
     DISPLAY,
     DRAFT,
     ERA,
@@ -71,14 +49,29 @@ from .layout import (
     GAME_ID,
     HAND_N,
     HANDS,
+    INV_HOLDER,
+    INVOCATION_CARD,
+    MAX_TRADES_OPT,
     MAX_TURNS,
+    MOD_INVOCATIONS,
     MOD_MONUMENTS,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
+    MOD_STEALING,
+    MOD_TRADING,
     MODULES,
     MON_LEFT,
     N_PLAYERS,
+    N_SRC,
+    OBJ_DEALT,
+    OBJ_FACE_UP,
+    OBJ_PUBLIC,
+    OFFER,
     OWN,
     PH_DRAFT,
+    PH_OBJ,
     PH_PLAY,
+    PH_ROLE,
     PHASE,
     PICK,
     PILE_LEN,
@@ -88,14 +81,22 @@ from .layout import (
     PLAYER,
     PRICES,
     RNG,
+    ROLE_DEALT,
     SEED,
     SEEN,
     SILVER,
     SIZE,
     SLOTS,
+    SPARE,
+    SPARE_N,
+    SRC_START,
     START_PLAYER,
     STATE_SIZE,
     SUPPLY,
+    TOKEN_POOL,
+    TOKENS2,
+    VP,
+    VP_SRC,
 )
 
 SIDE_BY_PLAYERS = np.array([7, 7, 7, 8, 9, 10], dtype=np.int64)  # 1 human (Consul): the 2-player city
@@ -259,7 +260,9 @@ def eligible_invocations(modules: int) -> np.ndarray:
     for g in range(1, N_INVOCATIONS + 1):
         if g == G_CONCORDIA and not modules & (MOD_TRADING | MOD_STEALING):
             continue
-        if (g == G_DISCORDIA and not modules & MOD_STEALING) or (g == G_FLAMEN and not modules & MOD_MONUMENTS):
+        if g == G_DISCORDIA and not modules & MOD_STEALING:
+            continue
+        if g == G_FLAMEN and not modules & MOD_MONUMENTS:
             continue
         if (g == G_AUGUR and not modules & MOD_OBJECTIVES) or (g == G_NUMA and not modules & MOD_ROLES):
             continue
@@ -267,8 +270,8 @@ def eligible_invocations(modules: int) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def new_state(players: int, monuments, draft: bool, prices, max_turns: int, seed: int,
-              start_silver=None, obj_public: bool = False, max_trades: int = 1, consul: int = 0) -> np.ndarray:
+def new_state(players: int, monuments, draft: bool, prices, max_turns: int, seed: int, start_silver=None,
+              obj_public: bool = False, max_trades: int = 1, consul: int = 0) -> np.ndarray:
     """The start of a game (see the module docstring for the draw order).
 
     Args:
