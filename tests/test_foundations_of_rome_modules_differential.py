@@ -92,8 +92,50 @@ def test_engines_agree_move_for_move(config):
         play_both(config, seed)
 
 
+def _slow_seeds(config) -> range:
+    """More seeds where games are cheap (the Consul's are short), fewer for the longest
+    games (4-5 players with trading): 526 games with the fast test, ~150 s of one core."""
+    if config.get("consul"):
+        return range(100, 130)
+    if config["players"] >= 4 and "trading" in config["modules"] and len(config["modules"]) > 1:
+        return range(100, 110)
+    return range(100, 120)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_engines_agree_on_many_more_games(config):
-    for seed in range(100, 120):
+    for seed in _slow_seeds(config):
         play_both(config, seed)
+
+
+def test_the_differential_covers_at_least_500_games():
+    assert 2 * len(CONFIGS) + sum(len(_slow_seeds(c)) for c in CONFIGS) >= 500
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["greedy", "mcts(iterations=6)"])
+def test_engines_agree_on_agent_games_with_every_module(spec):
+    """Agents build far more than random play (roles' and invocations' build effects,
+    monuments, objectives met); MCTS also offers and answers trades."""
+    from forumlab.agents.registry import create_agent
+
+    for seed, config in enumerate([{"players": 3, "modules": ALL}, {"players": 4, "modules": ALL[1:]},
+                                   {"players": 2, "modules": ["monuments"], "consul": "hard"}]):
+        agents = [create_agent(spec, seed=q) for q in range(config["players"])]
+
+        game = create_game("foundations-of-rome", config)
+        state = game.new_state(seed)
+        ref = ReferenceFoundationsOfRome(**config).new_game(seed)
+        while not state.is_terminal:
+            where = f"{config} seed {seed} ply {len(state.history)}"
+            assert sorted(state.legal_move_texts()) == sorted(ref.legal_moves()), where
+            diff = compare(summary(state.array), reference_summary(ref))
+            assert not diff, f"{where}: {diff}"
+            text = game.format_move(state.array, agents[state.current_player].choose(state))
+            state.play(text)
+            ref.play(text)
+        assert not compare(summary(state.array), reference_summary(ref))
+        res, expected = state.result(), ref.result()
+        for key in RESULT_KEYS:
+            assert res.get(key) == expected.get(key), key
