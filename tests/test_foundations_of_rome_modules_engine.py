@@ -239,3 +239,29 @@ def test_greedy_plays_every_consul_level_to_the_end():
         game = create_game(NAME, {"players": players, "modules": ["monuments"], "consul": level})
         res = play_match(game, [create_agent("greedy", seed=s) for s in range(players)], seed=5).result
         assert res["terminal"] and not res["truncated"] and "consul_vp" in res
+
+
+def test_the_playout_fast_path_counts_offers_exactly_and_draws_only_legal_moves():
+    """random_move counts the offers by item class instead of listing them; the count
+    must equal the listed offers and every drawn move must be legal (the conformance kit
+    checks that the draws are uniform)."""
+    from forumlab.core.rng import make_rng
+    from forumlab.engines.foundations_of_rome import kernels
+    from forumlab.engines.foundations_of_rome.free_actions import trade_total
+
+    game = FoundationsOfRome(players=4, modules=ALL, max_trades=2)
+    rng = make_rng(3)
+    checked = 0
+    for seed in range(3):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            a = state.array
+            legal = set(state.legal_moves().tolist())
+            if a[L.PHASE] in (L.PH_PLAY, L.PH_FINAL) and a[L.OFFERS] < 2:
+                offers = sum(1 for m in legal if L.TRADE_BASE <= m < L.BUILD_BASE)
+                assert trade_total(a, int(a[L.PLAYER])) == offers
+                checked += 1
+            move = int(kernels.random_move(a, rng))
+            assert move in legal
+            state.play(move)
+    assert checked > 200

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ...core.bits import lowest_bit_index
+from ...core.rng import rand_below
 from .data import (
     G_BACCHUS,
     G_CONCORDIA,
@@ -139,12 +140,100 @@ def _trade_ok(s, p, q, give, get, sup_p, sup_q):
     return sup_q + lot_r - lot_g - mk_r + mk_g >= 0
 
 
+@njit(cache=True, inline="always")
+def trades_open(s):
+    """Whether the seat to move may still offer a trade this turn."""
+    return (s[MODULES] & MOD_TRADING) != 0 and s[OFFERS] < s[MAX_TRADES_OPT]
+
+
 @njit(cache=True)
-def free_action_moves(s, p, out, k):
-    """Append seat p's legal free actions to out[k:]; return the new count."""
+def _item_classes(s, items, n, out):
+    """Counts of items by their marker effect: out[0] nothing, out[1] silver, out[2]
+    other (tokens, cards), out[3] lots, out[4] an ongoing Mars."""
+    out[:] = 0
+    for i in range(n):
+        item = items[i]
+        if item == ITEM_NONE:
+            out[0] += 1
+        elif ITEM_SILVER < item <= ITEM_SILVER + 10:
+            out[1] += 1
+        else:
+            lot, mk = _marker_delta(s, item)
+            out[3 if lot else (4 if mk else 2)] += 1
+
+
+# (lots, markers) carried by each item class of _item_classes
+_CLASS_LOT = (0, 0, 0, 1, 0)
+_CLASS_MK = (0, 0, 0, 0, 1)
+
+
+@njit(cache=True)
+def trade_count(s, mine, nm, theirs, nt, sup_p, sup_q):
+    """How many offers of ``mine`` for ``theirs`` are legal (by item class, without
+    listing them: the playout fast path)."""
+    a = np.zeros(5, dtype=np.int64)
+    b = np.zeros(5, dtype=np.int64)
+    _item_classes(s, mine, nm, a)
+    _item_classes(s, theirs, nt, b)
+    total = 0
+    for i in range(5):
+        for j in range(5):
+            if a[i] == 0 or b[j] == 0 or (i == 0 and j == 0) or (i == 1 and j == 1):
+                continue
+            lot_g, mk_g, lot_r, mk_r = _CLASS_LOT[i], _CLASS_MK[i], _CLASS_LOT[j], _CLASS_MK[j]
+            if sup_p + lot_g - lot_r - mk_g + mk_r < 0 or sup_q + lot_r - lot_g - mk_r + mk_g < 0:
+                continue
+            total += a[i] * b[j]
+    return total
+
+
+@njit(cache=True)
+def random_trade(s, p, r, rng):
+    """The legal offer of seat p chosen by r (0 <= r < the number of legal offers): the
+    partner by r, the items uniformly among the legal pairs (rejection sampling)."""
+    mine = np.empty(48, dtype=np.int64)
+    theirs = np.empty(48, dtype=np.int64)
+    nm = seat_items(s, p, mine)
+    sup_p = marker_supply(s, p)
+    for q in range(s[N_PLAYERS]):
+        if q == p:
+            continue
+        nt = seat_items(s, q, theirs)
+        sup_q = marker_supply(s, q)
+        c = trade_count(s, mine, nm, theirs, nt, sup_p, sup_q)
+        if r >= c:
+            r -= c
+            continue
+        while True:
+            give = mine[rand_below(rng, nm)]
+            get = theirs[rand_below(rng, nt)]
+            if _trade_ok(s, p, q, give, get, sup_p, sup_q):
+                return TRADE_BASE + (q * N_ITEMS + give) * N_ITEMS + get
+    return -1
+
+
+@njit(cache=True)
+def trade_total(s, p):
+    """How many offers seat p may make now."""
+    mine = np.empty(48, dtype=np.int64)
+    theirs = np.empty(48, dtype=np.int64)
+    nm = seat_items(s, p, mine)
+    sup_p = marker_supply(s, p)
+    total = 0
+    for q in range(s[N_PLAYERS]):
+        if q != p:
+            nt = seat_items(s, q, theirs)
+            total += trade_count(s, mine, nm, theirs, nt, sup_p, marker_supply(s, q))
+    return total
+
+
+@njit(cache=True)
+def free_action_moves(s, p, out, k, trades=True):
+    """Append seat p's legal free actions to out[k:] (offers only if ``trades``);
+    return the new count."""
     mods = s[MODULES]
     np_ = s[N_PLAYERS]
-    if (mods & MOD_TRADING) and s[OFFERS] < s[MAX_TRADES_OPT]:
+    if trades and trades_open(s):
         mine = np.empty(48, dtype=np.int64)
         theirs = np.empty(48, dtype=np.int64)
         nm = seat_items(s, p, mine)

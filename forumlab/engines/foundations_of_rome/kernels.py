@@ -58,6 +58,7 @@ from .data import (
     P_QUAESTOR,
     P_TRIBUNUS,
 )
+from .free_actions import random_trade, trade_total, trades_open
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
     BUILT,
@@ -79,7 +80,9 @@ from .layout import (
     MOD_TRADING,
     MODULES,
     N_PLAYERS,
+    PH_FINAL,
     PH_OVER,
+    PH_PLAY,
     PHASE,
     PLAYER,
     POP,
@@ -91,7 +94,7 @@ from .layout import (
     TOKENS4,
     VP,
 )
-from .moves import apply_move, legal_moves  # noqa: F401  (protocol kernels)
+from .moves import apply_move, legal_moves, legal_moves_but  # noqa: F401  (protocol kernels)
 from .objectives import objectives_met
 from .pieces import marker_supply  # noqa: F401  (re-exported for callers)
 from .scoring import (
@@ -124,6 +127,15 @@ def is_terminal(s):
 def random_move(s, rng):
     """A uniformly random legal move."""
     out = np.empty(MAX_MOVES, dtype=np.int64)
+    if (s[PHASE] == PH_PLAY or s[PHASE] == PH_FINAL) and trades_open(s):
+        # Offers are most of the legal moves: count them by item class instead of
+        # listing thousands, then draw uniformly over all legal moves.
+        n = legal_moves_but(s, out, False)
+        offers = trade_total(s, s[PLAYER])
+        r = rand_below(rng, n + offers)
+        if r >= offers:
+            return out[r - offers]
+        return random_trade(s, s[PLAYER], r, rng)
     n = legal_moves(s, out)
     return out[rand_below(rng, n)]
 

@@ -274,6 +274,13 @@ def _keep_moves(base, a, b, out):
 @njit(cache=True)
 def legal_moves(s, out):
     """Write the legal move codes to out and return their number."""
+    return legal_moves_but(s, out, True)
+
+
+@njit(cache=True)
+def legal_moves_but(s, out, trades):
+    """The legal moves into out, trade offers only if ``trades`` (the playout fast path
+    samples them apart); returns their number."""
     phase = s[PHASE]
     if phase == PH_OVER:
         return 0
@@ -293,7 +300,7 @@ def legal_moves(s, out):
             return _keep_moves(KEEP_OBJ, s[OBJ_DEALT + 2 * p], s[OBJ_DEALT + 2 * p + 1], out)
         return _keep_moves(KEEP_ROLE, s[ROLE_DEALT + 2 * p], s[ROLE_DEALT + 2 * p + 1], out)
     if s[MODULES] & FREE_ACTION_MODULES:
-        k = free_action_moves(s, p, out, k)
+        k = free_action_moves(s, p, out, k, trades)
     out[k] = INCOME
     k += 1
     if phase == PH_PLAY:
