@@ -94,12 +94,12 @@ def test_engines_agree_move_for_move(config):
 
 def _slow_seeds(config) -> range:
     """More seeds where games are cheap (the Consul's are short), fewer for the longest
-    games (4-5 players with trading): 506 games with the fast test, ~2-3 minutes of one busy core."""
+    games (4-5 players with trading): 516 games with the fast test, ~2-3 minutes of one busy core."""
     if config.get("consul"):
         return range(100, 134)
     if config["players"] >= 4 and "trading" in config["modules"] and len(config["modules"]) > 1:
         return range(100, 108)
-    return range(100, 116)
+    return range(100, 118)
 
 
 @pytest.mark.slow
