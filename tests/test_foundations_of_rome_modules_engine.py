@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from forumlab.agents.base import Agent
 from forumlab.agents.registry import create_agent
 from forumlab.arena.match import play_match
 from forumlab.cli import main
@@ -265,3 +266,43 @@ def test_the_playout_fast_path_counts_offers_exactly_and_draws_only_legal_moves(
             assert move in legal
             state.play(move)
     assert checked > 200
+
+
+# ---- a seat acting out of turn: trade answers under the arena's fault policy -------------
+class OffersToNextSeat(Agent):
+    """Asks the next seat for $1 whenever it may (so that seat must answer)."""
+
+    name = "offers"
+
+    def choose(self, state):
+        texts_ = state.legal_move_texts()
+        want = f"T{(state.current_player + 1) % state.game.players}:-/$1"
+        return int(state.legal_moves()[texts_.index(want)]) if want in texts_ else int(state.legal_moves()[-1])
+
+
+class RaisesWhenAnswering(Agent):
+    """Raises when it must answer an offer (a ply out of its turn)."""
+
+    name = "raises-answering"
+
+    def choose(self, state):
+        if state.array[L.PHASE] == L.PH_ANSWER:
+            raise RuntimeError("cannot answer")
+        return int(state.legal_moves()[0])
+
+
+def test_a_seat_that_fails_when_answering_out_of_turn_is_a_fault_and_the_game_goes_on():
+    from forumlab.arena.definition import PoolEntry, TournamentDefinition
+    from forumlab.arena.runner import run_job
+    from forumlab.arena.schedule import plan
+
+    here = "tests.test_foundations_of_rome_modules_engine"
+    definition = TournamentDefinition(
+        game=NAME, config={"players": 2, "modules": ["trading"], "max_turns": 40}, games_per_lineup=1,
+        agents=(PoolEntry("offers", f"{here}:OffersToNextSeat"), PoolEntry("bad", f"{here}:RaisesWhenAnswering")))
+    job = next(j for j in plan(definition) if j.labels == ("offers", "bad"))
+    outcome = run_job(job)
+    assert [(f.seat, f.kind) for f in outcome.faults] == [(1, "exception")]
+    assert outcome.faults[0].ply == 2  # seat 0's offer is ply 1, seat 1's answer ply 2
+    assert outcome.ranks[1] == 2 and outcome.plies > 40  # played on to the cap
+    assert outcome.moves[1] in ("Y", "N")  # the fallback answered for seat 1
