@@ -33,16 +33,16 @@ def test_ratings_and_balance_report_the_team_for_a_consul_game(tmp_path):
     db = tmp_path / "c.db"
     run = CliRunner().invoke
     result = run(main, ["tournament", "run", "--game", "foundations-of-rome", "-p", "2", "-o", "consul=standard",
-                        "-a", "random", "-a", "greedy", "--games", "2", "--db", str(db), "-q", "--workers", "1"])
+                        "-a", "random", "-a", "greedy", "--games", "1", "--db", str(db), "-q", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert "team win rate" in result.stdout and "Elo" not in result.stdout
     report = json.loads(run(main, ["ratings", str(db), "--json"]).stdout)
-    assert report["games"] == 4 and set(report["agents"]) == {"random", "greedy"}
-    assert report["lineups"]["greedy+random"]["games"] == 4
+    assert report["games"] == 2 and set(report["agents"]) == {"random", "greedy"}
+    assert report["lineups"]["greedy+random"]["games"] == 2
     low, high = report["team"]["win_rate_95"]
     assert 0 <= low <= report["team"]["win_rate"] <= high <= 1
-    result = run(main, ["balance", "foundations-of-rome", "-p", "1", "--agent", "greedy", "--games", "6",
+    result = run(main, ["balance", "foundations-of-rome", "-p", "1", "--agent", "greedy", "--games", "4",
                         "-o", "consul=hard", "--json", "-q", "--workers", "1"])
     assert result.exit_code == 0, result.output
     team = json.loads(result.stdout)["team"]
-    assert team["games"] == 6 and 0 <= team["team_wins"] <= 6 and len(team["win_rate_95"]) == 2
+    assert team["games"] == 4 and 0 <= team["team_wins"] <= 4 and len(team["win_rate_95"]) == 2

@@ -88,18 +88,17 @@ def _id(c):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_engines_agree_move_for_move(config):
-    for seed in range(2):
-        play_both(config, seed)
+    play_both(config, 0)
 
 
 def _slow_seeds(config) -> range:
     """More seeds where games are cheap (the Consul's are short), fewer for the longest
-    games (4-5 players with trading): 516 games with the fast test, ~2-3 minutes of one busy core."""
+    games (4-5 players with trading): 506 games with the fast test, ~2-3 minutes of one busy core."""
     if config.get("consul"):
         return range(100, 134)
     if config["players"] >= 4 and "trading" in config["modules"] and len(config["modules"]) > 1:
         return range(100, 108)
-    return range(100, 118)
+    return range(100, 119)
 
 
 @pytest.mark.slow
@@ -110,7 +109,7 @@ def test_engines_agree_on_many_more_games(config):
 
 
 def test_the_differential_covers_at_least_500_games():
-    assert 2 * len(CONFIGS) + sum(len(_slow_seeds(c)) for c in CONFIGS) >= 500
+    assert len(CONFIGS) + sum(len(_slow_seeds(c)) for c in CONFIGS) >= 500
 
 
 @pytest.mark.slow
