@@ -306,3 +306,16 @@ def test_a_seat_that_fails_when_answering_out_of_turn_is_a_fault_and_the_game_go
     assert outcome.faults[0].ply == 2  # seat 0's offer is ply 1, seat 1's answer ply 2
     assert outcome.ranks[1] == 2 and outcome.plies > 40  # played on to the cap
     assert outcome.moves[1] in ("Y", "N")  # the fallback answered for seat 1
+
+
+def test_a_solo_consul_game_gives_minimax_the_shared_value_at_the_end():
+    """One human against the Consul: a finished game's minimax leaf value is the shared
+    value (the player's VP minus the Consul's), not 'my score minus the best other' of no
+    other seat (which was infinite)."""
+    from forumlab.search.minimax.leaves import leaf_value
+
+    game = FoundationsOfRome(players=1, consul="standard")
+    match = play_match(game, [create_agent("greedy", seed=0)], seed=1)
+    a = match.state.array
+    value = leaf_value(game.kernels.tag, a, 0, np.zeros(8))
+    assert value == match.result["consul_margin"]
