@@ -1,30 +1,47 @@
 """Numba kernels of Foundations of Rome (the game protocol of forumlab.core.game).
 
-Rules: ``shared/rules/foundations-of-rome.md`` (base game, ``draft``, Monuments).
-State slots and move codes: :mod:`.layout`; tables: :mod:`.data`; setup:
-:mod:`.setup`; moves: :mod:`.moves`; scoring: :mod:`.scoring`; hidden information:
+Rules: ``shared/rules/foundations-of-rome.md`` (base game, ``draft``, every module, the
+Will of the Consul). State slots and move codes: :mod:`.layout`; tables: :mod:`.data`;
+setup: :mod:`.setup`; moves: :mod:`.moves` and :mod:`.free_actions`; scoring:
+:mod:`.scoring` and :mod:`.objectives`; the Consul: :mod:`.consul`; hidden information:
 :mod:`.hidden`.
 
-Decisions where the spec is silent (also in the game facade's docstring):
+Decisions where the spec is silent are those of the reference engine's docstring
+(``reference/__init__.py``, decisions 1-28), which this engine follows move for move
+(tests/test_foundations_of_rome_modules_differential.py); in short:
 
 - Draft: every round's picks run in seat order from seat 0; the deed board is revealed
   at setup before the draft; hand i passes to seat i+1; the last round's single-card
-  pick is a ply; picks are not main actions (``max_turns`` does not count them).
+  pick is a ply; picks and keeps are not main actions (``max_turns`` does not count
+  them). Keeps (``K:O``, then ``K:P``) run seat 0..n-1 after the draft; the last role
+  choice reveals all roles.
 - Monument on-build effects (M11 +2 VP, M12 +3 silver) reach each owner of a building
-  adjacent to the new monument once, the builder included, adjacency taken after the
-  build.
+  adjacent to the new monument once, the builder included (M11's VP the Consul too),
+  adjacency taken after the build.
+- Free actions (offers, steals, uses) are legal in normal and final turns of the seat
+  to move, never in setup or while an answer is due; an offer is a ply of the proposer,
+  the answer (``Y``/``N``) a ply of the partner (``current_player``), after which the
+  proposer's turn goes on. Every offer counts against ``max_trades``. "This turn"
+  effects and the offer count end with the main action (a truncation too); a Ianus
+  Build is not a main action.
+- Prices: the Consul's floor first, then Agrimensor -1 and Vulcanus -3, min 0.
+- The Consul acts after each main action of the holder in a normal turn while the
+  board has a card; the card passes one seat after each era scoring.
 - Results: ``scores`` are the VP; ranks and winners follow (VP, silver), the spec's
   tie-break (then shared), through ``Game.rank_keys``. Search values terminal
-  positions by VP alone (a silver tie-break is not part of the generic rewards).
+  positions by VP alone (a silver tie-break is not part of the generic rewards). In a
+  Consul game ``scores`` gives every seat the shared value, min over seats of (VP -
+  Consul VP), and the game is cooperative (``Game.cooperative``).
 - A building's copy (R1, C1, R2, C2 come twice) does not matter: the first copy not
   on the board is used; identical copies are one move.
-- ``determinize`` redeals the unlocated cards from their sorted list and keeps other
-  seats' hands sorted, so a view depends only on what the observer saw, never on where
-  the hidden cards truly are (:mod:`.hidden`).
-- Options of later modules (``objectives``, ``max_trades``) are not accepted yet;
-  ``consul`` may only be false; ``max_turns`` is 1..1,000,000.
-- The era ends only through a Buy that empties the deed board (the only way it can
-  empty in the base game); a capped game gets no further scoring.
+- ``determinize`` follows the spec's order of resampling (deeds, invocations, piles,
+  picks, objectives, roles, Consul piles, RNG word) but redeals the unlocated cards
+  from sorted lists into canonical places and keeps other seats' hands sorted, so a
+  view depends only on what the observer saw, never on where the hidden cards truly
+  are (:mod:`.hidden`); its draws are therefore not those of the reference's.
+- ``max_turns`` is 1..1,000,000; a capped game gets no further scoring.
+- ``random_move`` counts the legal offers by item class and draws one by rejection
+  sampling instead of listing them (uniform over all legal moves).
 """
 import numpy as np
 from numba import njit
