@@ -319,3 +319,17 @@ def test_a_solo_consul_game_gives_minimax_the_shared_value_at_the_end():
     a = match.state.array
     value = leaf_value(game.kernels.tag, a, 0, np.zeros(8))
     assert value == match.result["consul_margin"]
+
+
+def test_render_shows_the_modules_and_the_consul():
+    from forumlab.core.rng import make_rng
+
+    for config, words in (({"players": 3, "modules": ALL}, ["tokens", "cards", "role P"]),
+                          ({"players": 2, "modules": ["monuments"], "consul": "hard"}, ["Consul: VP", "X:X"])):
+        game = create_game(NAME, config)
+        state = game.new_state(2)
+        rng = make_rng(1)
+        for _ in range(41):
+            state.play(int(game.kernels.random_move(state.array, rng)))
+        picture = state.render()
+        assert all(w in picture for w in words), picture

@@ -42,6 +42,7 @@ from ...core.game import Game, Kernels
 from . import hidden
 from . import kernels as for_kernels
 from .data import (
+    ALL_CODE_NAMES,
     CODE_NAMES,
     CODE_SHAPE,
     LOT_MARKERS,
@@ -59,14 +60,20 @@ from .layout import (
     CELL_BLD,
     CONSUL_CHALLENGE,
     CONSUL_HARD,
+    CONSUL_HOLDER,
+    CONSUL_OWN,
     CONSUL_STANDARD,
     CONSUL_VP,
     DISPLAY,
     DRAFT_ROUND,
     ERA,
+    EXTRA_MARKERS,
     FINAL_LEFT,
     HAND_N,
     INCOME,
+    INV_HOLDER,
+    INV_STATUS,
+    INVOCATION_CARD,
     ITEM_CARD,
     ITEM_F2,
     ITEM_F4,
@@ -83,10 +90,14 @@ from .layout import (
     N_PLAYERS,
     N_SRC,
     NUMA_BASE,
+    OFFER,
     OWN,
+    PH_ANSWER,
     PH_DRAFT,
     PH_FINAL,
+    PH_OBJ,
     PH_OVER,
+    PH_ROLE,
     PHASE,
     PICK,
     PICK_BASE,
@@ -96,12 +107,15 @@ from .layout import (
     PLY,
     POP,
     PRICES,
+    ROLE,
     SILVER,
     SIZE,
     SLOTS,
     SOURCE_NAMES,
     STEAL_BASE,
     SUPPLY,
+    TOKENS2,
+    TOKENS4,
     TRADE_BASE,
     TRUNCATED,
     TURNS,
@@ -302,6 +316,21 @@ class FoundationsOfRome(Game):
         cells = PL_CELLS[pl, :PL_NCELLS[pl]]
         return f"{CODE_NAMES[bcode]}@" + ",".join(cell_name(c, n) for c in cells)
 
+    def _module_assets(self, array: np.ndarray, p: int) -> str:
+        """Seat p's public module assets for the picture: favor tokens, invocation cards
+        (``*`` ongoing, ``-`` spent), role."""
+        out = ""
+        if self._has("trading") or self._has("stealing"):
+            out += f" tokens {int(array[TOKENS2 + p])}x2 {int(array[TOKENS4 + p])}x4"
+        if self._has("invocations"):
+            marks = ("", "*", "-")
+            held = [f"G{g}{marks[int(array[INV_STATUS + g])]}" for g in range(1, 21)
+                    if array[INV_HOLDER + g] == p]
+            out += " cards " + (",".join(held) or "-")
+        if self._has("roles") and array[ROLE + p]:
+            out += f" role P{int(array[ROLE + p])}"
+        return out
+
     def _has(self, module: str) -> bool:
         return module in self.modules
 
@@ -437,15 +466,18 @@ class FoundationsOfRome(Game):
                 cell = r * n + c
                 owner = next((p for p in range(players)
                               if (int(array[OWN + 2 * p + (cell >> 6)]) >> (cell & 63)) & 1), -1)
-                if owner < 0:
+                if owner < 0 and (int(array[CONSUL_OWN + (cell >> 6)]) >> (cell & 63)) & 1:
+                    row.append("X" if array[CELL_BLD + cell] else "x")  # the Consul's lot
+                elif owner < 0:
                     row.append(".")
                 else:
                     row.append(SEATS[owner] if array[CELL_BLD + cell] else SEATS[owner].lower())
             lines.append(f"{r + 1:>2}  " + " ".join(row))
-        lines.append("    capital = building, lowercase = lot marker, . = unowned")
+        lines.append("    capital = building, lowercase = lot marker, . = unowned"
+                     + (", X/x = the Consul's token / lot" if self.consul else ""))
         lines.append("buildings: " + (", ".join(buildings_on_board(array)) or "none"))
-        board = " ".join(f"D{k + 1}:{cell_name(int(array[SLOTS + k]), n) if array[SLOTS + k] >= 0 else '-'}"
-                         f"(${int(array[PRICES + k])})" for k in range(6))
+        board = " ".join(f"D{k + 1}:{_card_name(int(array[SLOTS + k]), n)}(${int(array[PRICES + k])})"
+                         for k in range(6))
         piles = "/".join(str(int(array[PILE_LEN + e] - array[PILE_POS + e])) for e in range(3))
         lines.append(f"deed board: {board}   piles {piles}")
         display = [int(array[DISPLAY + k]) for k in range(8) if array[DISPLAY + k]]
@@ -462,13 +494,25 @@ class FoundationsOfRome(Game):
             if array[PHASE] == PH_DRAFT:
                 hand = f" hand {int(array[HAND_N + p])}" + (" picked" if array[PICK + p] >= 0 else "")
             lines.append(f"{SEATS[p]}: VP {int(array[VP + p])} silver {int(array[SILVER + p])} "
-                         f"population {int(array[POP + p])} markers {marker_supply(array, p)}/{LOT_MARKERS}"
-                         f"{extra}{hand} supply {supply or '-'}")
+                         f"population {int(array[POP + p])} markers {marker_supply(array, p)}/"
+                         f"{LOT_MARKERS + int(array[EXTRA_MARKERS + p])}"
+                         f"{extra}{hand} supply {supply or '-'}{self._module_assets(array, p)}")
+        if self.consul:
+            holder = SEATS[int(array[CONSUL_HOLDER])]
+            lines.append(f"Consul: VP {int(array[CONSUL_VP])}, card held by {holder}")
         phase = int(array[PHASE])
         if phase == PH_OVER:
             status = "game over" + (" (turn cap)" if array[TRUNCATED] else "")
         elif phase == PH_DRAFT:
             status = f"draft round {int(array[DRAFT_ROUND]) + 1}, {SEATS[int(array[PLAYER])]} to pick"
+        elif phase in (PH_OBJ, PH_ROLE):
+            kind = "an objective" if phase == PH_OBJ else "a role"
+            status = f"setup, {SEATS[int(array[PLAYER])]} to keep {kind}"
+        elif phase == PH_ANSWER:
+            offer = (f"T{int(array[OFFER + 1])}:{format_item(int(array[OFFER + 2]), n)}/"
+                     f"{format_item(int(array[OFFER + 3]), n)}")
+            status = (f"{SEATS[int(array[OFFER])]} offers {offer}, "
+                      f"{SEATS[int(array[PLAYER])]} to answer Y or N")
         else:
             final = f", final turns ({int(array[FINAL_LEFT])} left)" if phase == PH_FINAL else ""
             status = f"era {int(array[ERA])}{final}, {SEATS[int(array[PLAYER])]} to move"
@@ -476,14 +520,22 @@ class FoundationsOfRome(Game):
         return "\n".join(lines)
 
 
+def _card_name(card: int, n: int) -> str:
+    """A deed-board card: its lot, ``G<g>`` for an invocation, ``-`` for none."""
+    if card < 0:
+        return "-"
+    return f"G{card - INVOCATION_CARD}" if card >= INVOCATION_CARD else cell_name(card, n)
+
+
 def buildings_on_board(array: np.ndarray) -> list[str]:
-    """Every building on the board as ``A:R3L@c3,c4,d4`` (seat letter, code, lots)."""
+    """Every building on the board as ``A:R3L@c3,c4,d4`` (seat letter, code, lots; ``X``
+    and ``X<id>`` for a Consul token)."""
     n = int(array[SIZE])
     cells: dict[int, list[int]] = {}
     for cell in range(n * n):
         b = int(array[CELL_BLD + cell])
         if b:
             cells.setdefault(b, []).append(cell)
-    return [f"{SEATS[instance_owner(b)]}:{CODE_NAMES[instance_code(b)]}@"
+    return [f"{(SEATS + 'X')[instance_owner(b)]}:{ALL_CODE_NAMES[instance_code(b)]}@"
             + ",".join(cell_name(c, n) for c in cs)
             for b, cs in sorted(cells.items())]
