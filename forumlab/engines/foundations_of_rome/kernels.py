@@ -84,11 +84,13 @@ from .layout import (
     CONSUL_SEAT,
     CONSUL_VP,
     ERA,
+    FREE_ACTION_MODULES,
     INSTANCE_STRIDE,
     INV_HOLDER,
     INV_ONGOING,
     INV_STATUS,
     INV_UNUSED,
+    MAX_BUILD_MOVES,
     MAX_MOVES,
     MOD_INVOCATIONS,
     MOD_OBJECTIVES,
@@ -143,6 +145,11 @@ def is_terminal(s):
 @njit(cache=True)
 def random_move(s, rng):
     """A uniformly random legal move."""
+    if not s[MODULES] & FREE_ACTION_MODULES:
+        # the base game's (and Monuments') list is far shorter: a smaller buffer
+        out = np.empty(MAX_BUILD_MOVES, dtype=np.int64)
+        n = legal_moves(s, out)
+        return out[rand_below(rng, n)]
     out = np.empty(MAX_MOVES, dtype=np.int64)
     if (s[PHASE] == PH_PLAY or s[PHASE] == PH_FINAL) and trades_open(s):
         # Offers are most of the legal moves: count them by item class instead of

@@ -51,7 +51,7 @@ def refresh_modifiers(s):
             s[POP + p] = population_of(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot_price(s, p, j):
     """Seat p's price of deed-board slot j (0-5): the Consul's floor first, then
     Agrimensor -1 and Vulcanus -3, min 0."""
