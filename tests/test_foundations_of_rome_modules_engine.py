@@ -333,3 +333,16 @@ def test_render_shows_the_modules_and_the_consul():
             state.play(int(game.kernels.random_move(state.array, rng)))
         picture = state.render()
         assert all(w in picture for w in words), picture
+
+
+def test_search_rewards_a_finished_consul_game_as_a_team_win_or_loss():
+    from forumlab.search.rewards import REWARD_SHARED, REWARD_WIN, terminal_rewards
+
+    game = FoundationsOfRome(players=3, consul="standard")
+    match = play_match(game, [create_agent("greedy", seed=s) for s in range(3)], seed=2)
+    won = match.result["consul_margin"] > 0
+    out = np.zeros(3)
+    terminal_rewards(game.kernels.tag, match.state.array, REWARD_SHARED, out)
+    assert list(out) == [1.0 if won else 0.0] * 3
+    terminal_rewards(game.kernels.tag, match.state.array, REWARD_WIN, out)
+    assert list(out) == [1 / 3] * 3  # why a cooperative game needs its own reward
