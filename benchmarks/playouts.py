@@ -1,6 +1,6 @@
 """Random-playout speed of a game's numba engine and its plain-Python reference engine.
 
-Usage: python -m benchmarks.playouts --game forum-romanum [--seconds 3] [--players 3,4]
+Usage: python -m benchmarks.playouts --game forum-romanum [--seconds 3] [--players 3,4] [-o KEY=VALUE]
 
 Prints one JSON object. Both engines run in the same process, one after the other,
 on one core, for each player count, so the speed ratio is measured side by side.
@@ -17,6 +17,7 @@ import time
 
 import click
 
+from forumlab.core.options import parse_key_values
 from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
@@ -119,12 +120,15 @@ def bench_reference(make, seconds: float, seed: int) -> dict:
 @click.option("--seconds", type=float, default=3.0, show_default=True,
               help="Time per engine and player count.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def main(game, players, seconds, seed):
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help='Game option, e.g. -o \'modules=["trading","roles"]\' (Foundations of Rome).')
+def main(game, players, seconds, seed, options):
     """Measure random playouts per second, numba vs reference, side by side."""
     counts = [int(p) for p in (players or DEFAULT_PLAYERS.get(game, "2")).split(",")]
+    extra = parse_key_values(options)
     results = []
     for n in counts:
-        g = create_game(game, players=n)
+        g = create_game(game, extra, players=n)
         numba_res = bench_numba(g, seconds, seed)
         ref_res = bench_reference(_reference_engine(game, g.config, seed), seconds, seed)
         results.append({

@@ -71,7 +71,7 @@ def reference_summary(ref) -> dict:
     s["buildings"] = sorted([sorted(cells), owner, code] for cells, owner, code in s["buildings"])
     s["hands"] = [sorted(h) for h in s["hands"]]
     s["slots"] = [(-1 if x is None else x) for x in s["slots"]] + [-1] * (6 - len(s["slots"]))
-    s["vp_by_source"] = [[d[k] for k in L.SOURCE_NAMES] for d in s["vp_by_source"]]
+    s["vp_by_source"] = [[d[k] for k in L.SOURCE_NAMES[:6]] for d in s["vp_by_source"]]
     if s["phase"] == "over":
         s["player"] = None
     if s["phase"] != "final":

@@ -258,8 +258,13 @@ def test_draft_picks_are_hidden_then_revealed_and_hands_pass():
 # ---- options and notation ------------------------------------------------------------
 @pytest.mark.parametrize("options, words", [
     ({"players": 6}, "2-5 players"),
-    ({"modules": ["trading"]}, "not implemented yet"),
-    ({"modules": ["roles"]}, "not implemented yet"),
+    ({"modules": ["trading"], "consul": "hard"}, "only the monuments"),
+    ({"modules": ["roles"], "consul": True}, "only the monuments"),
+    ({"players": 5, "consul": "standard"}, "1-4 players"),
+    ({"players": 1}, "2-5 players"),
+    ({"consul": "easy"}, "consul must be"),
+    ({"objectives": "secret"}, "objectives must be"),
+    ({"max_trades": 4}, "max_trades"),
     ({"modules": ["castles"]}, "unknown module"),
     ({"modules": ["monuments", "monuments"]}, "twice"),
     ({"deed_prices": [2, 3, 4]}, "deed_prices"),
@@ -267,7 +272,6 @@ def test_draft_picks_are_hidden_then_revealed_and_hands_pass():
     ({"deed_prices": [-1, 3, 4, 6, 8, 10]}, "deed_prices"),
     ({"draft": "yes"}, "draft"),
     ({"max_turns": 0}, "max_turns"),
-    ({"consul": True}, "not implemented yet"),
 ])
 def test_bad_options_are_one_line_config_errors(options, words):
     with pytest.raises(ConfigError) as exc:

@@ -97,3 +97,93 @@ def test_the_conformance_kit_with_draft_and_monuments(check):
     run_check(NAME, check, configs=[{"players": 3, "draft": True, "modules": ["monuments"]},
                                     {"players": 4, "modules": ["monuments"], "deed_prices": [0, 0, 1, 1, 5, 9]}],
               seeds=(3,))
+
+
+# ---- the modules: objectives, roles, invocations and the Consul's piles ------------------
+ALL = ["monuments", "trading", "stealing", "objectives", "invocations", "roles"]
+MODULE_HIDDEN = np.r_[HIDDEN, L.OBJ_DEALT:L.OBJ_DEALT + 2 * L.MAXP, L.OBJ_KEPT:L.OBJ_KEPT + L.MAXP,
+                      L.ROLE_DEALT:L.ROLE_DEALT + 2 * L.MAXP, L.ROLE_PICK:L.ROLE_PICK + L.MAXP,
+                      L.SPARE:L.SPARE + 20, L.CPILE:L.CPILE + 48]
+
+
+class SecretReader(PileReader):
+    """Reads every hidden slot of the modules too (others' objectives and roles, spare
+    invocations, the Consul's piles) and lets them pick its move."""
+
+    name = "secretreader"
+
+    def choose(self, state):
+        hidden = state.array[MODULE_HIDDEN].copy()
+        PileReader.reads.append((state.current_player, hidden))
+        legal = state.legal_moves()
+        return int(legal[int(hidden.sum()) % legal.size])
+
+
+@pytest.mark.parametrize("config", [{"players": 3, "modules": ALL}, {"players": 4, "modules": ALL, "draft": True},
+                                    {"players": 2, "modules": ["objectives", "roles", "invocations"]},
+                                    {"players": 2, "modules": ["monuments"], "consul": "hard"}])
+def test_module_views_are_the_same_for_every_truth_the_seat_cannot_tell_apart(config):
+    """Another seat's dealt and kept objective, its dealt roles and choice before the
+    reveal (the unchosen role after it), the spare invocations and the Consul's pile
+    order never show in a seat's view."""
+    game = create_game(NAME, config)
+    other_truths = make_rng(321)
+    changed = 0
+    for ply, state in enumerate(_positions(game, 5, every=2)):
+        if ply > 60:
+            break
+        for seat in range(game.players):
+            twin = state.copy()
+            game.kernels.determinize(twin.array, seat, other_truths)
+            assert np.array_equal(game.observation(twin.array, seat), game.observation(state.array, seat))
+            mine = state.view_for(seat, make_rng(seat + 7)).array
+            theirs = twin.view_for(seat, make_rng(seat + 7)).array
+            assert np.array_equal(mine, theirs)
+            changed += int(not np.array_equal(twin.array[MODULE_HIDDEN], state.array[MODULE_HIDDEN]))
+    assert changed > 0
+
+
+def test_a_seat_keeps_seeing_its_own_objective_and_role_but_not_the_others():
+    game = create_game(NAME, {"players": 3, "modules": ["objectives", "roles"]})
+    state = game.new_state(8)
+    for _ in range(4):  # three objective keeps and seat 0's role choice
+        state.play(int(state.legal_moves()[0]))
+    view = state.view_for(0, make_rng(1)).array
+    for slot in (L.OBJ_DEALT, L.OBJ_DEALT + 1, L.OBJ_KEPT, L.ROLE_DEALT, L.ROLE_DEALT + 1, L.ROLE_PICK):
+        assert view[slot] == state.array[slot]
+    differs = 0
+    for word in range(20):
+        view = state.view_for(0, make_rng(word)).array
+        differs += int(view[L.OBJ_KEPT + 1] != state.array[L.OBJ_KEPT + 1])
+        assert view[L.OBJ_KEPT + 1] in view[L.OBJ_DEALT + 2:L.OBJ_DEALT + 4]
+        assert view[L.ROLE_PICK + 1] == 0  # seat 1 has not chosen yet
+    assert differs > 0
+
+
+def test_a_reading_agent_learns_nothing_hidden_in_a_module_match():
+    """Seat 0's first reads are the same in a game and in a twin game whose hidden
+    objectives, roles and invocations seat 0 cannot tell apart."""
+    game = create_game(NAME, {"players": 3, "modules": ALL})
+    reads = []
+    for truth in ("real", "twin"):
+        PileReader.reads = []
+        start = game.new_state(6)
+        if truth == "twin":
+            game.kernels.determinize(start.array, 0, make_rng(99))
+        original = game.initial_array
+        game.initial_array = lambda seed, a=start.array: a.copy()
+        try:
+            play_match(game, [SecretReader(seed=s) for s in range(3)], seed=6)
+        finally:
+            game.initial_array = original
+        reads.append(PileReader.reads[0])
+    assert reads[0][0] == reads[1][0] == 0
+    assert np.array_equal(reads[0][1], reads[1][1])
+
+
+@pytest.mark.parametrize("check", [c for c in CHECKS if c not in ("determinism", "agents")])
+def test_the_conformance_kit_with_every_module_and_the_consul(check):
+    run_check(NAME, check, configs=[{"players": 3, "modules": ALL},
+                                    {"players": 4, "modules": ALL, "objectives": "public", "draft": True},
+                                    {"players": 1, "modules": ["monuments"], "consul": "challenge"}],
+              seeds=(3,))

@@ -30,7 +30,7 @@ import numpy as np
 from ..core.errors import ForumlabError
 from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
-from ..search.rewards import REWARD_NAMES
+from ..search.rewards import REWARD_NAMES, REWARD_SHARED
 from .base import Agent, Param
 from .spec import AgentSpecError
 
@@ -142,7 +142,9 @@ class MCTSAgent(Agent):
         shares = [total // threads + (1 if i < total % threads else 0) for i in range(threads)]
         settings = kernel.make_settings(
             c=o["c"], ismcts=ismcts, observer=state.current_player, rollout=_ROLLOUTS[o["rollout"]],
-            epsilon=o["epsilon"], cutoff=o["cutoff"], reward_kind=REWARD_NAMES[o["reward"]],
+            epsilon=o["epsilon"], cutoff=o["cutoff"],
+            # a cooperative game has one shared value: every seat plays for the team
+            reward_kind=REWARD_SHARED if game.cooperative else REWARD_NAMES[o["reward"]],
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"],

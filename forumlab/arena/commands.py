@@ -69,6 +69,25 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
         sprt = store.sprt_record()
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
+    from .cooperative import format_team_report, is_cooperative, team_report
+
+    if is_cooperative(definition):
+        # One team against an automaton: team win rates, not competitive ratings.
+        report = team_report(outcomes)
+        echo = out or click.echo
+        if as_json:
+            report["tournament"] = definition
+            echo(json.dumps(report, indent=1))
+        elif as_csv:
+            echo("row,games,team_wins,win_rate,win_low,win_high,mean_value")
+            for kind in ("agents", "lineups"):
+                for name, r in report[kind].items():
+                    echo(f"{kind[:-1]}:{name},{r['games']},{r['team_wins']},{r['win_rate']:.4f},"
+                         f"{r['win_rate_95'][0]:.4f},{r['win_rate_95'][1]:.4f},{r['mean_value']:.4f}")
+        else:
+            echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games")
+            echo(format_team_report(report))
+        return None
     if anchor is None:
         anchor = default_anchor(outcomes)
     r = rate(rated_games(outcomes), anchor=anchor)
@@ -356,6 +375,7 @@ def export(db, fmt, game_key, output):
 def balance(game, players, spec, games, options, seed, workers, db, as_json, progress, quiet, report_path):
     """Seat advantage of GAME in self-play: per-seat win rates and seat Elo with 95% intervals."""
     from .balance import balance_report, format_balance
+    from .cooperative import cooperative_balance_report, format_cooperative_balance, is_cooperative
     from .definition import PoolEntry
     from .tournament import run_tournament
 
@@ -379,7 +399,10 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
         db = os.path.join(tmp, "balance.db")
     try:
         run_tournament(definition, db, workers, None, progress=_show_progress(progress, quiet))
-        report = balance_report(db)
+        if is_cooperative({"game": definition.game, "config": dict(definition.config)}):
+            report = cooperative_balance_report(db)
+        else:
+            report = balance_report(db)
         if report_path is not None:
             from ..report import section_from_store, write_report
 
@@ -390,7 +413,10 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
             for name in os.listdir(tmp):
                 os.unlink(os.path.join(tmp, name))
             os.rmdir(tmp)
-    click.echo(json.dumps(report, indent=1) if as_json else format_balance(report))
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+    else:
+        click.echo(format_cooperative_balance(report) if "team" in report else format_balance(report))
 
 
 def register(main: click.Group) -> None:

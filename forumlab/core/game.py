@@ -218,6 +218,27 @@ class Game(ABC):
         """Whether the game ended by a turn cap rather than by the rules."""
         return False
 
+    @property
+    def cooperative(self) -> bool:
+        """True when every seat plays for one team (e.g. against a solo automaton): the
+        ``scores`` kernel then gives every seat the same shared value, every rank is 1,
+        the winners are every seat or none (:meth:`team_won`), and the arena reports the
+        team's win rate instead of competitive ratings. False by default."""
+        return False
+
+    def team_won(self, array: np.ndarray) -> bool:
+        """In a cooperative game, whether the team won (by default: shared value > 0).
+
+        Args:
+            array: a finished position's state array.
+
+        Returns:
+            True if every seat won.
+        """
+        out = np.zeros(int(array[1]), dtype=np.float64)
+        self.kernels.scores(array, out)
+        return bool(out[0] > 0)
+
     def plies(self, array: np.ndarray) -> int:
         """Plies played so far."""
         raise NotImplementedError
@@ -361,6 +382,26 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
         return f"{type(self).__name__}({opts})"
+
+
+def result_winners(game: Game, array: np.ndarray, keys: list, terminal: bool) -> list[int]:
+    """The winners a result reports: none before the end; the best rank keys, or in a
+    cooperative game every seat if the team won and none otherwise.
+
+    Args:
+        game: the configured game.
+        array: the position.
+        keys: its rank keys.
+        terminal: whether the game is over.
+
+    Returns:
+        The winning seats.
+    """
+    if not terminal:
+        return []
+    if game.cooperative:
+        return list(range(len(keys))) if game.team_won(array) else []
+    return winners(keys)
 
 
 class State:
@@ -548,7 +589,7 @@ class State:
         res = {
             "scores": scores,
             "ranks": shared_ranks(keys),
-            "winners": winners(keys) if self.is_terminal else [],
+            "winners": result_winners(self.game, self.array, keys, self.is_terminal),
             "plies": self.game.plies(self.array),
             "terminal": self.is_terminal,
             "truncated": self.game.is_truncated(self.array),

@@ -7,6 +7,10 @@ from ..core.dispatch import heuristic, num_players, scores
 REWARD_WIN = 0  # 1/k to each of the k winners, 0 to the others
 REWARD_RANK = 1  # 1 for the best, 0 for the worst, linear in shared rank between
 REWARD_SCORE = 2  # score normalised between the lowest and the highest score
+# Cooperative games (Game.cooperative): every seat's score is the team's shared value;
+# a finished game is worth 1 to every seat if it is > 0 (the team won), 0 if < 0, 1/2
+# at 0; cut-off positions use heuristic_rewards (the heuristic is the team's margin).
+REWARD_SHARED = 3
 REWARD_NAMES = {"win": REWARD_WIN, "rank": REWARD_RANK, "score": REWARD_SCORE}
 
 
@@ -18,7 +22,10 @@ def terminal_rewards(tag, s, kind, out):
     scores(tag, s, raw)
     hi = raw.max()
     lo = raw.min()
-    if kind == REWARD_WIN:
+    if kind == REWARD_SHARED:
+        for p in range(n):
+            out[p] = 1.0 if raw[p] > 0 else (0.0 if raw[p] < 0 else 0.5)
+    elif kind == REWARD_WIN:
         k = 0
         for p in range(n):
             if raw[p] == hi:

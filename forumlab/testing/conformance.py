@@ -69,8 +69,8 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import GameOverError, IllegalMoveError
-from ..core.game import Game, State
-from ..core.ranks import shared_ranks, winners
+from ..core.game import Game, State, result_winners
+from ..core.ranks import shared_ranks
 from ..core.registry import create_game, game_names, get_game_class
 from ..core.rng import make_rng
 
@@ -676,7 +676,7 @@ def check_result(game: Game, seed: int) -> None:
         if res["ranks"] != shared_ranks(keys):
             raise _broken("result", f"ranks {res['ranks']} do not follow scores {scores} "
                                     f"(rank keys {keys}) {where}")
-        expected = winners(keys) if state.is_terminal else []
+        expected = result_winners(game, state.array, keys, state.is_terminal)
         if res["winners"] != expected:
             raise _broken("result", f"winners {res['winners']}, expected {expected} {where}")
         if res["plies"] != ply or res["terminal"] is not state.is_terminal:

@@ -195,4 +195,61 @@ PLACEMENT_INDEX = {
 # Longest legal-move list: Income, six buys and every code on every placement of the
 # 10 x 10 city (a bound: at most players + 3 <= 8 monuments are displayed).
 _per_code = sorted((int(PL_COUNT[3, CODE_SHAPE[c]]) for c in range(N_PLAYER_CODES, N_CODES)), reverse=True)
-MAX_MOVES = 7 + sum(int(PL_COUNT[3, CODE_SHAPE[c]]) for c in range(N_PLAYER_CODES)) + sum(_per_code[:8])
+MAX_BUILD_MOVES = 7 + sum(int(PL_COUNT[3, CODE_SHAPE[c]]) for c in range(N_PLAYER_CODES)) + sum(_per_code[:8])
+
+# ---- Will of the Consul: its 30 tokens (the spec's DECISION table) --------------------
+# Token id t has the pseudo-code N_CODES + t in the CODE_* tables (never buildable):
+# sizes 1: 4 R (1 citizen), 4 C (1 silver), 4 V; 2: 3 R (2), 3 C (1), 3 V; 3: 2 R (4),
+# 2 C (2), 2 V; 4: R (6), C (3), V. Civic tokens score 1 VP (sizes 1-2) or 2 VP (3-4)
+# per adjacent building.
+N_TOKENS = 30
+_TOKEN_GROUPS = [(1, 4, 1, 1), (2, 3, 2, 1), (3, 2, 4, 2), (4, 1, 6, 3)]  # size, copies, citizens, silver
+TOKEN_SIZE = np.zeros(N_TOKENS, dtype=np.int64)
+TOKEN_TYPE = np.zeros(N_TOKENS, dtype=np.int64)
+TOKEN_FIRST = np.zeros(5, dtype=np.int64)  # first token id of each size (index = size)
+TOKEN_COUNT = np.zeros(5, dtype=np.int64)
+N_ALL_CODES = N_CODES + N_TOKENS
+_tokens = []
+for _size, _copies, _cit, _sil in _TOKEN_GROUPS:
+    TOKEN_FIRST[_size] = len(_tokens)
+    TOKEN_COUNT[_size] = 3 * _copies
+    for _t in (RESIDENTIAL, COMMERCIAL, CIVIC):
+        for _ in range(_copies):
+            _tokens.append((_size, _t, _cit if _t == RESIDENTIAL else 0, _sil if _t == COMMERCIAL else 0))
+
+
+def _extend(a, fill=0):
+    out = np.full(N_ALL_CODES, fill, dtype=np.int64)
+    out[:N_CODES] = a
+    return out
+
+
+CODE_TYPE, CODE_SHAPE, CODE_SIZE = _extend(CODE_TYPE), _extend(CODE_SHAPE, -1), _extend(CODE_SIZE)
+CODE_CITIZENS, CODE_SILVER, CODE_TRAY = _extend(CODE_CITIZENS), _extend(CODE_SILVER), _extend(CODE_TRAY)
+CODE_MON_VP, CIVIC_MEASURE = _extend(CODE_MON_VP), _extend(CIVIC_MEASURE, -1)
+CIVIC_MULT, CIVIC_DIV = _extend(CIVIC_MULT), _extend(CIVIC_DIV, 1)
+for _t, (_size, _type, _cit, _sil) in enumerate(_tokens):
+    _c = N_CODES + _t
+    TOKEN_SIZE[_t], TOKEN_TYPE[_t] = _size, _type
+    CODE_TYPE[_c], CODE_SIZE[_c], CODE_CITIZENS[_c], CODE_SILVER[_c] = _type, _size, _cit, _sil
+    if _type == CIVIC:
+        CIVIC_MEASURE[_c], CIVIC_MULT[_c] = M_BUILDINGS, 1 if _size <= 2 else 2
+ALL_CODE_NAMES = CODE_NAMES + [f"X{t}" for t in range(N_TOKENS)]
+
+# ---- Objectives, invocations, roles ------------------------------------------------
+N_OBJECTIVES = 18
+OBJECTIVE_VP = np.array([0, 6, 5, 4, 4, 4, 4, 4, 5, 5, 4, 5, 4, 4, 4, 5, 3, 3, 5], dtype=np.int64)
+N_INVOCATIONS = 20
+# VP shown on each card G<g> (index g), scored at the end if never used
+INVOCATION_VP = np.array([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 2, 0, 1, 0, 0, 1, 2, 2, 0, 1], dtype=np.int64)
+# Ongoing cards: Ceres, Vesta, Minerva, Mars, Apollo, Quirinus, Augur
+INVOCATION_ONGOING = np.zeros(N_INVOCATIONS + 1, dtype=np.bool_)
+for _g in (4, 5, 6, 9, 10, 14, 19):
+    INVOCATION_ONGOING[_g] = True
+(G_MERCURIUS, G_FORTUNA, G_IANUS, G_CERES, G_VESTA, G_MINERVA, G_VULCANUS, G_PLUTO, G_MARS, G_APOLLO,
+ G_IUNO, G_BACCHUS, G_SATURNUS, G_QUIRINUS, G_TERMINUS, G_CONCORDIA, G_DISCORDIA, G_FLAMEN, G_AUGUR,
+ G_NUMA) = range(1, 21)
+N_ROLES = 15
+(P_MERCATOR, P_ARGENTARIUS, P_AGRIMENSOR, P_ARCHITECTUS, P_DOMINUS, P_PATRONUS, P_AEDILIS, P_NEGOTIATOR,
+ P_CENSOR, P_PRAETOR, P_QUAESTOR, P_PONTIFEX, P_TRIBUNUS, P_LEGATUS, P_FABER) = range(1, 16)
+FAVOR_TOKENS = 10

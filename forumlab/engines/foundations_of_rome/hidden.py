@@ -1,28 +1,48 @@
 """Hidden information: ``determinize`` (numba) and what each seat may observe.
 
-Hidden from everyone: the era piles' contents and order. In the draft, hidden from
-other seats: a hand's cards the observer has not seen (a hand moves as a unit, so
-its cards share one seen-mask) and the pending (unrevealed) picks of this round.
+Hidden from everyone: the era piles' contents and order (which invocations are in
+them and which are spare, not how many each pile holds), the order of the Consul's
+token piles. Hidden from other seats: a draft hand's cards the observer has not seen
+(a hand moves as a unit, so its cards share one seen-mask), the pending (unrevealed)
+picks of this round, dealt and kept objectives (hidden mode), dealt roles and the
+choice until the reveal (after it, the unchosen half of each pair).
 
-``determinize(s, o, rng)`` (the spec's "Hidden information", steps 1 and 4; the
-others need later modules):
+``determinize(s, o, rng)`` (the spec's "Hidden information", in this order of draws):
 
-1. The *unlocated* places for o: every card still in an era pile and, for every
-   other seat q, the cards of q's hand-and-pick that o has not seen. Their cards are
-   shuffled among those places (each place keeps its seen-mask, so what every seat
-   has seen stays consistent); then each era pile is shuffled.
+1. The *unlocated* deed places for o: every deed still in an era pile and, for every
+   other seat q, the cards of q's hand-and-pick that o has not seen. Their cards
+   (sorted, so that the result depends only on what o knows) are shuffled among those
+   places (each place keeps its seen-mask, so what every seat has seen stays
+   consistent). With Invocations, the unrevealed eligible invocations (the piles'
+   cards plus the spares, sorted) are shuffled; the first fill the piles' invocation
+   places in pile order, the rest are spare. Then each era pile is shuffled.
 2. Each other seat's pending pick is put back into its hand and redrawn from it (the
    hand is kept sorted).
-3. The RNG word is replaced by a draw from ``rng``.
+3. Hidden objectives: the cards o has not seen (all but its own pair) are shuffled and
+   dealt in pairs to the other seats in seat order; a seat that has kept gets one of
+   its new pair (one draw). Roles the same before the reveal; after it, the roles
+   neither in o's pair nor anyone's choice are shuffled and each other seat gets the
+   next one as the other half of its pair.
+4. Each Consul token pile is shuffled (sizes 1-4).
+5. The RNG word is replaced by a draw from ``rng``.
 """
 import numpy as np
 from numba import njit
 
 from ...core.rng import next_u64, rand_below
 from .layout import (
+    CPILE,
+    CPILE_N,
     HAND_N,
     HANDS,
+    INVOCATION_CARD,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
+    MODULES,
     N_PLAYERS,
+    OBJ_DEALT,
+    OBJ_KEPT,
+    OBJ_PUBLIC,
     PH_OVER,
     PHASE,
     PICK,
@@ -31,7 +51,12 @@ from .layout import (
     PILE_ROOM,
     PILES,
     RNG,
+    ROLE,
+    ROLE_DEALT,
+    ROLE_PICK,
     SEEN,
+    SPARE,
+    SPARE_N,
 )
 from .setup import shuffle
 
@@ -44,10 +69,35 @@ def determinize(s, observer, rng):
     np_ = s[N_PLAYERS]
     places = np.empty(400, dtype=np.int64)
     k = 0
+    inv_places = np.empty(30, dtype=np.int64)
+    ni = 0
+    cards = np.empty(400, dtype=np.int64)  # the unlocated deeds, collected as found
+    invocations = np.empty(30, dtype=np.int64)  # the piles' invocation ids
     for e in range(3):
-        for i in range(s[PILE_POS + e], s[PILE_LEN + e]):
-            places[k] = PILES + e * PILE_ROOM + i
+        for i in range(PILES + e * PILE_ROOM + s[PILE_POS + e], PILES + e * PILE_ROOM + s[PILE_LEN + e]):
+            if s[i] < INVOCATION_CARD:
+                cards[k] = s[i]
+                k += 1
+            else:
+                invocations[ni] = s[i] - INVOCATION_CARD
+                ni += 1
+    k = 0
+    ni = 0
+    for e in range(3):
+        # Canonical places (deeds first, then the pile's invocations), so that where
+        # the invocations truly lie in a pile does not show through the pile shuffle.
+        first = PILES + e * PILE_ROOM + s[PILE_POS + e]
+        last = PILES + e * PILE_ROOM + s[PILE_LEN + e]
+        invs = 0
+        for i in range(first, last):
+            if s[i] >= INVOCATION_CARD:
+                invs += 1
+        for i in range(first, last - invs):
+            places[k] = i
             k += 1
+        for i in range(last - invs, last):
+            inv_places[ni] = i
+            ni += 1
     for q in range(np_):
         if q == observer:
             continue
@@ -55,24 +105,27 @@ def determinize(s, observer, rng):
             lot = s[HANDS + 6 * q + j]
             if not (s[SEEN + lot] >> observer) & 1:
                 places[k] = HANDS + 6 * q + j
+                cards[k] = lot
                 k += 1
         lot = s[PICK + q]
         if lot >= 0 and not (s[SEEN + lot] >> observer) & 1:
             places[k] = PICK + q
+            cards[k] = lot
             k += 1
-    if k > 0:
+    if k > 0 or ni > 0:
         # Sorted before the shuffle, so that the result depends on the set of
         # unlocated cards (which the observer knows), never on where they truly are.
-        cards = np.empty(k, dtype=np.int64)
+        # Each place keeps the seen-mask of the card it held (pile places: none).
         masks = np.empty(k, dtype=np.int64)
         for i in range(k):
-            cards[i] = s[places[i]]
             masks[i] = s[SEEN + cards[i]]
-        cards.sort()
+        cards = np.sort(cards[:k])
         shuffle(cards, 0, k, rng)
         for i in range(k):
             s[places[i]] = cards[i]
             s[SEEN + cards[i]] = masks[i]
+        if ni > 0 or s[SPARE_N] > 0:
+            _redeal_invocations(s, inv_places, invocations, ni, rng)
         for e in range(3):
             shuffle(s, PILES + e * PILE_ROOM + s[PILE_POS + e], PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
     unit = np.empty(7, dtype=np.int64)
@@ -96,7 +149,95 @@ def determinize(s, observer, rng):
             unit[:cnt].sort()
         for j in range(cnt):
             s[h + j] = unit[j]
+    if (s[MODULES] & MOD_OBJECTIVES) and not s[OBJ_PUBLIC]:
+        _redeal_pairs(s, observer, OBJ_DEALT, OBJ_KEPT, 18, rng)
+    if s[MODULES] & MOD_ROLES:
+        if s[ROLE] == 0:
+            _redeal_pairs(s, observer, ROLE_DEALT, ROLE_PICK, 15, rng)
+        elif s[ROLE] != 0:
+            _redeal_role_halves(s, observer, rng)
+    for size in range(4):
+        # sorted first: the view must not depend on the true order
+        base = CPILE + 12 * size
+        s[base:base + s[CPILE_N + size]] = np.sort(s[base:base + s[CPILE_N + size]])
+        shuffle(s, base, base + s[CPILE_N + size], rng)
     s[RNG] = np.int64(next_u64(rng) >> np.uint64(1))
+
+
+@njit(cache=True)
+def _roles_hidden(s):
+    """Roles are still hidden (dealt, not yet revealed)."""
+    return s[ROLE_DEALT] != 0
+
+
+@njit(cache=True)
+def _redeal_invocations(s, places, invocations, ni, rng):
+    """The unrevealed invocations (piles' and spares) are shuffled; the first fill the
+    piles' invocation places, the rest are spare (ascending)."""
+    ns = s[SPARE_N]
+    cards = np.empty(ni + ns, dtype=np.int64)
+    for i in range(ni):
+        cards[i] = invocations[i]
+    for i in range(ns):
+        cards[ni + i] = s[SPARE + i]
+    cards.sort()
+    shuffle(cards, 0, ni + ns, rng)
+    for i in range(ni):
+        s[places[i]] = INVOCATION_CARD + cards[i]
+    rest = np.sort(cards[ni:])
+    for i in range(ns):
+        s[SPARE + i] = rest[i]
+
+
+@njit(cache=True)
+def _redeal_pairs(s, observer, dealt, kept, count, rng):
+    """Other seats' pairs redrawn from the cards ``observer`` has not seen; a kept
+    card redrawn from its new pair."""
+    np_ = s[N_PLAYERS]
+    unseen = np.empty(count, dtype=np.int64)
+    k = 0
+    for c in range(1, count + 1):
+        if c != s[dealt + 2 * observer] and c != s[dealt + 2 * observer + 1]:
+            unseen[k] = c
+            k += 1
+    shuffle(unseen, 0, k, rng)
+    at = 0
+    for q in range(np_):
+        if q == observer:
+            continue
+        s[dealt + 2 * q] = unseen[at]
+        s[dealt + 2 * q + 1] = unseen[at + 1]
+        at += 2
+    for q in range(np_):
+        if q != observer and s[kept + q] != 0:
+            s[kept + q] = s[dealt + 2 * q + rand_below(rng, 2)]
+
+
+@njit(cache=True)
+def _redeal_role_halves(s, observer, rng):
+    """After the reveal: the unchosen half of each other seat's pair is redrawn from
+    the roles neither in the observer's pair nor anyone's choice."""
+    np_ = s[N_PLAYERS]
+    unseen = np.empty(15, dtype=np.int64)
+    k = 0
+    for c in range(1, 16):
+        if c == s[ROLE_DEALT + 2 * observer] or c == s[ROLE_DEALT + 2 * observer + 1]:
+            continue
+        chosen = False
+        for q in range(np_):
+            if s[ROLE_PICK + q] == c:
+                chosen = True
+        if not chosen:
+            unseen[k] = c
+            k += 1
+    shuffle(unseen, 0, k, rng)
+    at = 0
+    for q in range(np_):
+        if q == observer:
+            continue
+        s[ROLE_DEALT + 2 * q] = s[ROLE_PICK + q]
+        s[ROLE_DEALT + 2 * q + 1] = unseen[at]
+        at += 1
 
 
 def observation(array: np.ndarray, seat: int) -> np.ndarray:
@@ -114,8 +255,27 @@ def observation(array: np.ndarray, seat: int) -> np.ndarray:
     """
     seen = array.copy()
     for e in range(3):
+        # only how many invocations each pile holds is public
+        pile = array[PILES + e * PILE_ROOM + array[PILE_POS + e]:PILES + e * PILE_ROOM + array[PILE_LEN + e]]
         seen[PILES + e * PILE_ROOM:PILES + (e + 1) * PILE_ROOM] = -1
-    seen[SEEN:SEEN + 100] = 0
+        seen[PILES + e * PILE_ROOM] = int((pile >= INVOCATION_CARD).sum())
+    seen[SPARE:SPARE + 20] = 0
+    for size in range(4):
+        base = CPILE + 12 * size
+        seen[base:base + 12] = np.sort(array[base:base + 12])
+    players = int(array[N_PLAYERS])
+    for q in range(players):
+        if q == seat:
+            continue
+        if not array[OBJ_PUBLIC]:
+            seen[OBJ_DEALT + 2 * q:OBJ_DEALT + 2 * q + 2] = 0
+            seen[OBJ_KEPT + q] = 1 if array[OBJ_KEPT + q] else 0
+        if array[ROLE] == 0:
+            seen[ROLE_DEALT + 2 * q:ROLE_DEALT + 2 * q + 2] = 0
+            seen[ROLE_PICK + q] = 1 if array[ROLE_PICK + q] else 0
+        else:
+            seen[ROLE_DEALT + 2 * q:ROLE_DEALT + 2 * q + 2] = 0
+    seen[SEEN:SEEN + 128] = 0
     seen[RNG] = 0
     for q in range(int(array[N_PLAYERS])):
         if q == seat:

@@ -1,57 +1,133 @@
 """Numba kernels of Foundations of Rome (the game protocol of forumlab.core.game).
 
-Rules: ``shared/rules/foundations-of-rome.md`` (base game, ``draft``, Monuments).
-State slots and move codes: :mod:`.layout`; tables: :mod:`.data`; setup:
-:mod:`.setup`; moves: :mod:`.moves`; scoring: :mod:`.scoring`; hidden information:
+Rules: ``shared/rules/foundations-of-rome.md`` (base game, ``draft``, every module, the
+Will of the Consul). State slots and move codes: :mod:`.layout`; tables: :mod:`.data`;
+setup: :mod:`.setup`; moves: :mod:`.moves` and :mod:`.free_actions`; scoring:
+:mod:`.scoring` and :mod:`.objectives`; the Consul: :mod:`.consul`; hidden information:
 :mod:`.hidden`.
 
-Decisions where the spec is silent (also in the game facade's docstring):
+Decisions where the spec is silent are those of the reference engine's docstring
+(``reference/__init__.py``, decisions 1-28), which this engine follows move for move
+(tests/test_foundations_of_rome_modules_differential.py); in short:
 
 - Draft: every round's picks run in seat order from seat 0; the deed board is revealed
   at setup before the draft; hand i passes to seat i+1; the last round's single-card
-  pick is a ply; picks are not main actions (``max_turns`` does not count them).
+  pick is a ply; picks and keeps are not main actions (``max_turns`` does not count
+  them). Keeps (``K:O``, then ``K:P``) run seat 0..n-1 after the draft; the last role
+  choice reveals all roles.
 - Monument on-build effects (M11 +2 VP, M12 +3 silver) reach each owner of a building
-  adjacent to the new monument once, the builder included, adjacency taken after the
-  build.
+  adjacent to the new monument once, the builder included (M11's VP the Consul too),
+  adjacency taken after the build.
+- Free actions (offers, steals, uses) are legal in normal and final turns of the seat
+  to move, never in setup or while an answer is due; an offer is a ply of the proposer,
+  the answer (``Y``/``N``) a ply of the partner (``current_player``), after which the
+  proposer's turn goes on. Every offer counts against ``max_trades``. "This turn"
+  effects and the offer count end with the main action (a truncation too); a Ianus
+  Build is not a main action.
+- Prices: the Consul's floor first, then Agrimensor -1 and Vulcanus -3, min 0.
+- The Consul acts after each main action of the holder in a normal turn while the
+  board has a card; the card passes one seat after each era scoring.
 - Results: ``scores`` are the VP; ranks and winners follow (VP, silver), the spec's
   tie-break (then shared), through ``Game.rank_keys``. Search values terminal
-  positions by VP alone (a silver tie-break is not part of the generic rewards).
+  positions by VP alone (a silver tie-break is not part of the generic rewards). In a
+  Consul game ``scores`` gives every seat the shared value, min over seats of (VP -
+  Consul VP), and the game is cooperative (``Game.cooperative``).
 - A building's copy (R1, C1, R2, C2 come twice) does not matter: the first copy not
   on the board is used; identical copies are one move.
-- ``determinize`` redeals the unlocated cards from their sorted list and keeps other
-  seats' hands sorted, so a view depends only on what the observer saw, never on where
-  the hidden cards truly are (:mod:`.hidden`).
-- Options of later modules (``objectives``, ``max_trades``) are not accepted yet;
-  ``consul`` may only be false; ``max_turns`` is 1..1,000,000.
-- The era ends only through a Buy that empties the deed board (the only way it can
-  empty in the base game); a capped game gets no further scoring.
+- ``determinize`` follows the spec's order of resampling (deeds, invocations, piles,
+  picks, objectives, roles, Consul piles, RNG word) but redeals the unlocated cards
+  from sorted lists into canonical places and keeps other seats' hands sorted, so a
+  view depends only on what the observer saw, never on where the hidden cards truly
+  are (:mod:`.hidden`); its draws are therefore not those of the reference's.
+- ``max_turns`` is 1..1,000,000; a capped game gets no further scoring.
+- ``random_move`` counts the legal offers by item class and draws one by rejection
+  sampling instead of listing them (uniform over all legal moves).
 """
 import numpy as np
 from numba import njit
 
 from ...core.bits import popcount
 from ...core.rng import rand_below
-from .data import CIVIC, CODE_MON_VP, CODE_SILVER, CODE_TRAY, CODE_TYPE, COMMERCIAL
+from .consul import TOKEN_BASE
+from .data import (
+    CIVIC,
+    CODE_MON_VP,
+    CODE_SILVER,
+    CODE_TRAY,
+    CODE_TYPE,
+    COMMERCIAL,
+    G_APOLLO,
+    G_AUGUR,
+    G_CERES,
+    G_MINERVA,
+    G_QUIRINUS,
+    INVOCATION_VP,
+    N_INVOCATIONS,
+    N_TOKENS,
+    P_AEDILIS,
+    P_CENSOR,
+    P_FABER,
+    P_LEGATUS,
+    P_MERCATOR,
+    P_NEGOTIATOR,
+    P_PONTIFEX,
+    P_PRAETOR,
+    P_QUAESTOR,
+    P_TRIBUNUS,
+)
+from .free_actions import random_trade, trade_total, trades_open
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
     BUILT,
     CELL_BLD,
+    CONSUL,
+    CONSUL_SEAT,
+    CONSUL_VP,
     ERA,
+    FREE_ACTION_MODULES,
     INSTANCE_STRIDE,
+    INV_HOLDER,
+    INV_ONGOING,
+    INV_STATUS,
+    INV_UNUSED,
+    MAX_BUILD_MOVES,
     MAX_MOVES,
+    MOD_INVOCATIONS,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
+    MOD_STEALING,
+    MOD_TRADING,
+    MODULES,
     N_PLAYERS,
+    PH_FINAL,
     PH_OVER,
+    PH_PLAY,
     PHASE,
     PLAYER,
     POP,
+    ROLE,
     SILVER,
     SIZE,
     STATE_SIZE,  # noqa: F401  (checked when the game registers)
+    TOKENS2,
+    TOKENS4,
     VP,
 )
-from .moves import apply_move, legal_moves, marker_supply  # noqa: F401  (protocol kernels)
-from .scoring import civic_value, instance_code, instance_owner
+from .moves import apply_move, legal_moves, legal_moves_but  # noqa: F401  (protocol kernels)
+from .objectives import objectives_met
+from .pieces import marker_supply  # noqa: F401  (re-exported for callers)
+from .scoring import (
+    civic_value,
+    consul_population,
+    consul_silver,
+    has_ongoing,
+    instance_code,
+    instance_owner,
+    markers_on_board,
+)
 from .setup import new_state  # noqa: F401
+
+MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
 
 
 @njit(cache=True)
@@ -69,28 +145,61 @@ def is_terminal(s):
 @njit(cache=True)
 def random_move(s, rng):
     """A uniformly random legal move."""
+    if not s[MODULES] & FREE_ACTION_MODULES:
+        # the base game's (and Monuments') list is far shorter: a smaller buffer
+        out = np.empty(MAX_BUILD_MOVES, dtype=np.int64)
+        n = legal_moves(s, out)
+        return out[rand_below(rng, n)]
     out = np.empty(MAX_MOVES, dtype=np.int64)
+    if (s[PHASE] == PH_PLAY or s[PHASE] == PH_FINAL) and trades_open(s):
+        # Offers are most of the legal moves: count them by item class instead of
+        # listing thousands, then draw uniformly over all legal moves.
+        n = legal_moves_but(s, out, False)
+        offers = trade_total(s, s[PLAYER])
+        r = rand_below(rng, n + offers)
+        if r >= offers:
+            return out[r - offers]
+        return random_trade(s, s[PLAYER], r, rng)
     n = legal_moves(s, out)
     return out[rand_below(rng, n)]
 
 
 @njit(cache=True)
+def consul_margin(s):
+    """A Consul game's shared value: min over seats of (VP - the Consul's VP)."""
+    m = s[VP] - s[CONSUL_VP]
+    for p in range(1, s[N_PLAYERS]):
+        m = min(m, s[VP + p] - s[CONSUL_VP])
+    return m
+
+
+@njit(cache=True)
 def scores(s, out):
-    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``)."""
+    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``); in a
+    Consul game every seat gets the shared value, min over seats of (VP - Consul VP)."""
+    if s[CONSUL] != 0:
+        m = consul_margin(s)
+        for p in range(s[N_PLAYERS]):
+            out[p] = m
+        return
     for p in range(s[N_PLAYERS]):
         out[p] = s[VP + p]
 
 
 @njit(cache=True)
-def _value(s, p, eras_left):
+def _value(s, p, eras_left, best_pop):
     """A seat's VP plus a rough worth of what it will score in the era scorings left:
     population, civic buildings, commercial silver and tray VP per scoring, silver
-    (worth less once there is plenty), and lots (empty ones are future buildings)."""
+    (worth less once there is plenty), and lots (empty ones are future buildings);
+    with the modules also their assets (:func:`_module_value`). ``best_pop`` is the
+    highest population (the Consul's included) for a Consul game's population rule."""
     n = s[SIZE]
     civic = 0
     tray = 0
     income = 0
-    seen = np.zeros(s[N_PLAYERS] * INSTANCE_STRIDE + 1, dtype=np.bool_)
+    n_civic = 0
+    n_comm = 0
+    seen = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b == 0 or seen[b] or instance_owner(b) != p:
@@ -99,29 +208,130 @@ def _value(s, p, eras_left):
         code = instance_code(b)
         if CODE_TYPE[code] == CIVIC:
             civic += civic_value(s, b)
+            n_civic += 1
         elif CODE_TYPE[code] == COMMERCIAL:
             income += CODE_SILVER[code]
             tray += CODE_TRAY[code] + CODE_MON_VP[code]
-    empty = 8 - marker_supply(s, p)
+            n_comm += 1
+    empty = markers_on_board(s, p)
     built = popcount(s[BUILT + 2 * p]) + popcount(s[BUILT + 2 * p + 1])
     silver = s[SILVER + p]
     worth = 0.35 * min(silver, 15) + 0.1 * max(silver - 15, 0)
-    per_era = 1.3 * s[POP + p] + civic + tray + income
+    if (s[MODULES] & MODULE_ASSETS) or s[CONSUL] != 0:
+        # Silver never scores at the end, so its worth stops at 40: with an unbounded
+        # worth, a seat with a large commercial income (or Apollo, Mercator, Ceres)
+        # valued Income above every Buy, nobody emptied the deed board and games ran
+        # to the turn cap. (Kept to the module games: the base game's greedy play is
+        # unchanged.)
+        worth = 0.35 * min(silver, 15) + 0.1 * min(max(silver - 15, 0), 25)
+    if s[CONSUL] != 0:
+        # the Consul's population rule: the leader scores the bonus, the others lose
+        # the difference
+        pop_term = 7.0 if s[POP + p] >= best_pop else 1.0 * (s[POP + p] - best_pop)
+    else:
+        pop_term = 1.3 * s[POP + p]
+    per_era = pop_term + civic + tray + income
     lots = empty * (1.0 + 0.7 * eras_left) + 0.5 * built
-    return s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
+    value = s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
+    if s[MODULES] & MODULE_ASSETS:
+        value += _module_value(s, p, eras_left, empty, n_civic, n_comm)
+    return value
+
+
+@njit(cache=True)
+def _module_value(s, p, eras_left, empty, n_civic, n_comm):
+    """The worth of a seat's module assets: favor tokens (their end VP), objective
+    progress (the VP of objectives met now, Augur's share), held invocations (unused:
+    their VP and a use to come; ongoing: what they will still give) and its role's
+    effects until the end."""
+    mods = s[MODULES]
+    value = 0.0
+    if mods & (MOD_TRADING | MOD_STEALING):
+        value += 2.0 * s[TOKENS2 + p] + 4.0 * s[TOKENS4 + p]
+    augur = has_ongoing(s, p, G_AUGUR)
+    if mods & MOD_OBJECTIVES:
+        f = np.zeros(17, dtype=np.int64)
+        count, vp = objectives_met(s, p, f)
+        value += 0.8 * vp + (3.0 * count if augur else 0.0)
+    if mods & MOD_INVOCATIONS:
+        for g in range(1, N_INVOCATIONS + 1):
+            if s[INV_HOLDER + g] != p:
+                continue
+            status = s[INV_STATUS + g]
+            if status == INV_UNUSED:
+                value += INVOCATION_VP[g] + 1.5
+            elif status == INV_ONGOING:
+                if g == G_CERES:
+                    value += 0.7 * eras_left * 2
+                elif g == G_APOLLO:
+                    value += 1.0 * eras_left
+                elif g == G_MINERVA:
+                    value += eras_left * n_civic
+                elif g == G_QUIRINUS:
+                    value += empty
+    role = s[ROLE + p]
+    if role == P_MERCATOR:
+        value += 0.7 * eras_left * 2
+    elif role == P_AEDILIS:
+        value += eras_left * n_civic
+    elif role == P_NEGOTIATOR:
+        value += eras_left * n_comm
+    elif role == P_CENSOR:
+        value += 1.0 * eras_left
+    elif role == P_PRAETOR and not has_ongoing(s, p, G_QUIRINUS):
+        value += empty
+    elif role == P_QUAESTOR:
+        # capped: an unbounded worth of silver made greedy Quaestors take Income
+        # forever instead of buying the deeds that end the era
+        value += min(s[SILVER + p], 30) / 3.0
+    elif role == P_PONTIFEX:
+        value += 2.0 * n_civic
+    elif role == P_TRIBUNUS or role == P_LEGATUS or role == P_FABER:
+        value += 1.0 * eras_left
+    return value
+
+
+@njit(cache=True)
+def _consul_value(s, eras_left, best_pop):
+    """The Consul's VP plus what its tokens will score in the era scorings left."""
+    n = s[SIZE]
+    civic = 0
+    seen = np.zeros(N_TOKENS, dtype=np.bool_)
+    for cell in range(n * n):
+        b = s[CELL_BLD + cell]
+        if b == 0 or instance_owner(b) != CONSUL_SEAT or seen[b - TOKEN_BASE]:
+            continue
+        seen[b - TOKEN_BASE] = True
+        if CODE_TYPE[instance_code(b)] == CIVIC:
+            civic += civic_value(s, b)
+    cpop = consul_population(s)
+    pop_term = 7.0 if cpop >= best_pop else 1.0 * (cpop - best_pop)
+    # it also takes a card (and places a token) after most of the holder's turns
+    return s[CONSUL_VP] + eras_left * (pop_term + civic + 2.0) + (consul_silver(s) if eras_left > 0 else 0)
 
 
 @njit(cache=True)
 def heuristic(s, player):
-    """The player's value minus the best other seat's (VP scale)."""
+    """The player's value minus the best other seat's (VP scale); in a Consul game the
+    team's: the lowest seat value minus the Consul's (every seat shares it)."""
     eras_left = 0.0
     if s[PHASE] != PH_OVER:
         eras_left = 4.0 - s[ERA]
-    mine = _value(s, player, eras_left)
+    if s[CONSUL] != 0:
+        if s[PHASE] == PH_OVER:
+            return float(consul_margin(s))
+        best_pop = consul_population(s)
+        for q in range(s[N_PLAYERS]):
+            best_pop = max(best_pop, s[POP + q])
+        worst = 1e18
+        for q in range(s[N_PLAYERS]):
+            worst = min(worst, _value(s, q, eras_left, best_pop))
+        return worst - _consul_value(s, eras_left, best_pop)
+    mine = _value(s, player, eras_left, 0)
     best = -1e18
     for q in range(s[N_PLAYERS]):
         if q != player:
-            v = _value(s, q, eras_left)
+            v = _value(s, q, eras_left, 0)
             if v > best:
                 best = v
     return mine - best

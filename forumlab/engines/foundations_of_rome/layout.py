@@ -21,9 +21,9 @@ START_PLAYER         1       start player of the current era
 FINAL_LEFT           1       final turns still to play after the current one's end
 BUYER                1       seat that took the last card of the era (-1 before)
 TRUNCATED            1       1 when the cap ended the game
-RNG                  1       the engine's SplitMix64 word (no chance after setup in
-                             the base game; determinize replaces it)
-MODULES              1       bit set of MOD_* (only MOD_MONUMENTS exists yet)
+RNG                  1       the engine's SplitMix64 word (later chance: the Consul's
+                             discard reshuffles; determinize replaces it)
+MODULES              1       bit set of MOD_*
 DRAFT                1       1 with the draft variant
 DRAFT_ROUND          1       draft round 0-5
 SEED                 1       the game's seed
@@ -46,11 +46,42 @@ MON_BUILT            1       bit m-1 set once monument M<m> is built
 HANDS                5*6     draft hands (lot ids, -1 = empty; held by the seat)
 HAND_N               5       cards in each hand
 PICK                 5       pending (unrevealed) draft pick, -1 = none
-SEEN                 100     per lot: bit set of the seats that have seen it in a hand
+SEEN                 128     per card (lot, or 100 + g for invocation G<g>): bit set of
+                             the seats that have seen it in a hand
+MAX_TRADES_OPT       1       the ``max_trades`` option
+OBJ_PUBLIC           1       1 with ``objectives="public"``
+CONSUL               1       0 (off), CONSUL_STANDARD, CONSUL_HARD, CONSUL_CHALLENGE
+RESUME               1       phase to return to after a trade answer
+TOKENS2, TOKENS4     5 each  favor tokens per seat, 2-VP and 4-VP side up
+TOKEN_POOL           1       favor tokens left in the general supply (2-VP side)
+OFFER                4       pending offer: proposer (-1 = none), partner, item given,
+                             item asked (item codes: ITEM_*)
+OFFERS               1       offers made this turn
+EFFECTS              1       "this turn" effects (EF_*)
+INV_HOLDER           21      per invocation G<g> (index g): holding seat, -1 = none
+INV_STATUS           21      per invocation: INV_UNUSED, INV_ONGOING or INV_SPENT
+SPARE                20      eligible invocations dealt into no pile (ids ascending)
+SPARE_N              1       their number
+OBJ_DEALT            5*2     dealt objective pair per seat (ids 1-18, 0 = none)
+OBJ_KEPT             5       kept objective per seat (0 = not yet)
+OBJ_FACE_UP          5       public objectives (0 = none)
+ROLE_DEALT           5*2     dealt role pair per seat (ids 1-15)
+ROLE_PICK            5       chosen role per seat (0 = not yet)
+ROLE                 5       role card held since the reveal (0 = before)
+EXTRA_MARKERS        5       lot markers beyond 8 (ongoing Mars 1, Dominus 2)
+MOD_POP              5       population modifiers (Vesta 2, Patronus 2)
+CONSUL_VP            1       the Consul's VP
+CONSUL_HOLDER        1       seat holding the Consul card
+CONSUL_OWN           2       bitboard of the Consul's lots
+CPILE                4*12    Consul token piles by size 1-4, top first
+CPILE_N              4       their sizes
+CDISC                4*12    Consul discards by size, in discard order
+CDISC_N              4       their sizes
 ==================  ======  ==========================================================
 
 Lot markers are not stored: a seat's markers on the board are its owned unbuilt lots
-(``OWN & ~BUILT``) and its supply is 8 minus those.
+(``OWN & ~BUILT``) and its supply is 8 (+ EXTRA_MARKERS) minus those. Consul tokens are
+building instances of the pseudo-seat ``MAXP`` (``1 + MAXP * 64 + token id``).
 
 Move codes (int64):
 
@@ -58,22 +89,59 @@ Move codes (int64):
 - ``PICK_BASE + lot`` = draft pick ``K:<lot>``;
 - ``BUILD_BASE + bcode * MAX_PL_PER_SHAPE + p``: build ``bcode`` on placement p of its
   shape on the N-grid (:mod:`.data`).
-- Reserved for the later modules: ``STEAL_BASE + lot``, ``USE_BASE + card``,
-  ``KEEP_BASE + card`` (objectives, roles), ``TRADE_BASE + ...`` and answers.
+- ``STEAL_BASE + lot`` (``S:<lot>``); ``USE_BASE + g`` (``U:G<g>``, g < 20) and
+  ``NUMA_BASE + seat`` (``U:G20=<seat>``); ``KEEP_OBJ + k`` (``K:O<k>``), ``KEEP_ROLE + k``
+  (``K:P<k>``); ``ANSWER_YES`` / ``ANSWER_NO``; ``TRADE_BASE + (seat * N_ITEMS + give) *
+  N_ITEMS + get`` (``T<seat>:<give>/<get>``).
 """
-from .data import MAX_MOVES, MAX_PL_PER_SHAPE, N_CODES, N_PLAYER_CODES  # noqa: F401
+from .data import MAX_BUILD_MOVES, MAX_PL_PER_SHAPE, N_CODES, N_PLAYER_CODES  # noqa: F401
+
+# Longest legal-move list: the builds, Income and buys, plus the free actions: trades
+# (4 partners x at most 34 items given x 34 asked: '-', 11 unbuilt lots, $1-$10, 2
+# token sides, 9 cards held, with room), steals (a lot each) and uses.
+MAX_MOVES = MAX_BUILD_MOVES + 4 * 40 * 40 + 100 + 30
 
 FOR_ID = 3
 MAXP = 5
 CELLS = 100
 PILE_ROOM = 100
-N_SRC = 8
-# VP sources (the result's vp_by_source keys, in this order)
-SRC_POPULATION, SRC_CIVIC, SRC_COMMERCIAL, SRC_TRAY, SRC_MONUMENTS, SRC_LOT_MARKERS = range(6)
-SOURCE_NAMES = ("population", "civic", "commercial", "tray", "monuments", "lot_markers")
+N_SRC = 12
+# VP sources (the result's vp_by_source keys, in this order; the last five only with
+# their module: favor tokens with trading or stealing, start with the Consul)
+(SRC_POPULATION, SRC_CIVIC, SRC_COMMERCIAL, SRC_TRAY, SRC_MONUMENTS, SRC_LOT_MARKERS, SRC_FAVOR,
+ SRC_INVOCATIONS, SRC_ROLES, SRC_OBJECTIVES, SRC_START) = range(11)
+SOURCE_NAMES = ("population", "civic", "commercial", "tray", "monuments", "lot_markers", "favor_tokens",
+                "invocations", "roles", "objectives", "start")
 MOD_MONUMENTS = 1
+MOD_TRADING = 2
+MOD_STEALING = 4
+MOD_OBJECTIVES = 8
+MOD_INVOCATIONS = 16
+MOD_ROLES = 32
+MODULE_BITS = {"monuments": MOD_MONUMENTS, "trading": MOD_TRADING, "stealing": MOD_STEALING,
+               "objectives": MOD_OBJECTIVES, "invocations": MOD_INVOCATIONS, "roles": MOD_ROLES}
+FREE_ACTION_MODULES = MOD_TRADING | MOD_STEALING | MOD_INVOCATIONS | MOD_ROLES
+CONSUL_STANDARD, CONSUL_HARD, CONSUL_CHALLENGE = 1, 2, 3
+CONSUL_SEAT = 5  # the pseudo-seat of the Consul's building instances (= MAXP)
 
-PH_DRAFT, PH_PLAY, PH_FINAL, PH_OVER = 0, 1, 2, 3
+# PH_OBJ / PH_ROLE: the setup keeps; PH_ANSWER: a trade partner answers
+PH_DRAFT, PH_PLAY, PH_FINAL, PH_OVER, PH_OBJ, PH_ROLE, PH_ANSWER = 0, 1, 2, 3, 4, 5, 6
+
+# "this turn" effects
+EF_IANUS, EF_VULCANUS, EF_DISCORDIA, EF_FLAMEN = 1, 2, 4, 8
+EFFECT_NAMES = ((EF_IANUS, "ianus"), (EF_VULCANUS, "vulcanus"), (EF_DISCORDIA, "discordia"),
+                (EF_FLAMEN, "flamen"))
+INV_UNUSED, INV_ONGOING, INV_SPENT = 0, 1, 2
+INVOCATION_CARD = 100  # card id of invocation G<g> in slots and piles: 100 + g
+
+# Trade items: nothing, a lot, silver, a favor token, an invocation card
+ITEM_NONE = 0
+ITEM_LOT = 1  # + lot: 1..100 (so a lot item is <= ITEM_SILVER)
+ITEM_SILVER = 100  # + n, n = 1..10
+ITEM_F2 = 111
+ITEM_F4 = 112
+ITEM_CARD = 112  # + g, g = 1..20
+N_ITEMS = 133
 
 GAME_ID = 0
 N_PLAYERS = 1
@@ -113,15 +181,48 @@ HANDS = MON_BUILT + 1
 HAND_N = HANDS + 6 * MAXP
 PICK = HAND_N + MAXP
 SEEN = PICK + MAXP
-STATE_SIZE = SEEN + CELLS
+MAX_TRADES_OPT = SEEN + 128
+OBJ_PUBLIC = MAX_TRADES_OPT + 1
+CONSUL = OBJ_PUBLIC + 1
+RESUME = CONSUL + 1
+TOKENS2 = RESUME + 1
+TOKENS4 = TOKENS2 + MAXP
+TOKEN_POOL = TOKENS4 + MAXP
+OFFER = TOKEN_POOL + 1
+OFFERS = OFFER + 4
+EFFECTS = OFFERS + 1
+INV_HOLDER = EFFECTS + 1
+INV_STATUS = INV_HOLDER + 21
+SPARE = INV_STATUS + 21
+SPARE_N = SPARE + 20
+OBJ_DEALT = SPARE_N + 1
+OBJ_KEPT = OBJ_DEALT + 2 * MAXP
+OBJ_FACE_UP = OBJ_KEPT + MAXP
+ROLE_DEALT = OBJ_FACE_UP + MAXP
+ROLE_PICK = ROLE_DEALT + 2 * MAXP
+ROLE = ROLE_PICK + MAXP
+EXTRA_MARKERS = ROLE + MAXP
+MOD_POP = EXTRA_MARKERS + MAXP
+CONSUL_VP = MOD_POP + MAXP
+CONSUL_HOLDER = CONSUL_VP + 1
+CONSUL_OWN = CONSUL_HOLDER + 1
+CPILE = CONSUL_OWN + 2
+CPILE_N = CPILE + 4 * 12
+CDISC = CPILE_N + 4
+CDISC_N = CDISC + 4 * 12
+STATE_SIZE = CDISC_N + 4
 
 INCOME = 0
 BUY = 0  # BUY + k, k = 1..6
 PICK_BASE = 10
-STEAL_BASE = 200  # reserved (stealing)
-USE_BASE = 400  # reserved (invocations)
-KEEP_BASE = 500  # reserved (objectives, roles)
-TRADE_BASE = 600  # reserved (trading), up to BUILD_BASE
+STEAL_BASE = 200
+USE_BASE = 400  # + g, g = 1..19
+NUMA_BASE = 430  # + seat
+KEEP_OBJ = 500  # + objective id 1-18
+KEEP_ROLE = 520  # + role id 1-15
+ANSWER_YES = 590
+ANSWER_NO = 591
+TRADE_BASE = 600  # up to 600 + 5 * 133 * 133 < BUILD_BASE
 BUILD_BASE = 100_000
 INSTANCE_STRIDE = 64
 MONUMENT_SLOT = 40

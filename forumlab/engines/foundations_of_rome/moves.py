@@ -1,20 +1,24 @@
-"""Legal moves and their effects: draft picks, Income, Buy, Build (monuments included),
-and the turn order around them (final turns, era ends, the ``max_turns`` cap).
+"""Legal moves and their effects: draft picks, setup keeps, Income, Buy, Build
+(monuments included), the free actions of the modules (:mod:`.free_actions`), the
+Consul's turn (:mod:`.consul`) and the turn order around them (final turns, era ends,
+the ``max_turns`` cap).
 
-Rules: the spec's sections "A turn", "End of an era", "Monuments" and the draft
-option. Decisions where the spec is silent are listed in :mod:`.kernels`.
+Rules: the spec's sections "A turn", "End of an era", "Monuments", the module sections
+and the draft option. Decisions where the spec is silent are listed in :mod:`.kernels`.
 """
 import numpy as np
 from numba import njit
 
 from ...core.bits import lowest_bit_index, popcount
+from .consul import consul_place
 from .data import (
     CIVIC,
     CODE_SHAPE,
     CODE_SIZE,
     CODE_TYPE,
     COMMERCIAL,
-    LOT_MARKERS,
+    G_APOLLO,
+    G_CERES,
     MAX_PL_PER_SHAPE,
     MIN_COUNT,
     MIN_START,
@@ -25,6 +29,11 @@ from .data import (
     N_SHAPES,
     ON_BUILD_SILVER3,
     ON_BUILD_VP2,
+    P_ARCHITECTUS,
+    P_ARGENTARIUS,
+    P_FABER,
+    P_LEGATUS,
+    P_MERCATOR,
     PL_BASE,
     PL_BB,
     PL_CELLS,
@@ -42,30 +51,56 @@ from .data import (
     REQ_SIZE3,
     REQ_SIZE4,
 )
+from .free_actions import do_answer, do_offer, do_steal, do_use, free_action_moves
 from .layout import (
+    ANSWER_NO,
+    ANSWER_YES,
     BUILD_BASE,
     BUILT,
     BUYER,
     CELL_BLD,
+    CONSUL,
+    CONSUL_HOLDER,
+    CONSUL_OWN,
+    CONSUL_SEAT,
+    CONSUL_VP,
     DISPLAY,
     DRAFT_ROUND,
+    EF_FLAMEN,
+    EF_IANUS,
+    EFFECTS,
     ERA,
     FINAL_LEFT,
+    FREE_ACTION_MODULES,
     HAND_N,
     HANDS,
     INCOME,
     INSTANCE_STRIDE,
+    INV_HOLDER,
+    INVOCATION_CARD,
+    KEEP_OBJ,
+    KEEP_ROLE,
     MAX_TURNS,
+    MOD_INVOCATIONS,
+    MOD_MONUMENTS,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
     MODULES,
     MON_BUILT,
     MON_LEFT,
     MONUMENT_SLOT,
     N_PLAYERS,
+    OBJ_DEALT,
+    OBJ_KEPT,
+    OFFERS,
     OWN,
+    PH_ANSWER,
     PH_DRAFT,
     PH_FINAL,
+    PH_OBJ,
     PH_OVER,
     PH_PLAY,
+    PH_ROLE,
     PHASE,
     PICK,
     PICK_BASE,
@@ -76,27 +111,38 @@ from .layout import (
     PLAYER,
     PLY,
     POP,
-    PRICES,
+    ROLE,
+    ROLE_DEALT,
+    ROLE_PICK,
     SEEN,
     SILVER,
     SIZE,
     SLOTS,
+    SRC_INVOCATIONS,
     SRC_MONUMENTS,
+    SRC_ROLES,
     START_PLAYER,
+    STEAL_BASE,
     SUPPLY,
+    TRADE_BASE,
     TRUNCATED,
     TURNS,
+    USE_BASE,
 )
+from .objectives import score_objectives
+from .pieces import board_empty, marker_supply, refresh_modifiers, slot_price
 from .scoring import (
     add_vp,
     adjacent_instances,
     commercial_silver,
+    has_ongoing,
     instance_code,
     instance_owner,
     population_of,
     score_end,
     score_era,
 )
+from .setup import first_setup_phase
 
 # Codes of each shape: SHAPE_CODES[sh, :SHAPE_NCODES[sh]] (player codes first).
 SHAPE_NCODES = np.zeros(N_SHAPES, dtype=np.int64)
@@ -108,22 +154,6 @@ for _c in range(N_CODES):
 
 
 # ---- small queries -----------------------------------------------------------------
-@njit(cache=True, inline="always")
-def marker_supply(s, p):
-    """Lot markers in seat p's supply: 8 minus its owned unbuilt lots."""
-    return LOT_MARKERS - popcount(s[OWN + 2 * p] & ~s[BUILT + 2 * p]) - popcount(
-        s[OWN + 2 * p + 1] & ~s[BUILT + 2 * p + 1])
-
-
-@njit(cache=True, inline="always")
-def board_empty(s):
-    """True when no deed-board slot holds a card."""
-    for k in range(6):
-        if s[SLOTS + k] >= 0:
-            return False
-    return True
-
-
 @njit(cache=True)
 def monument_stats(s, p, stats):
     """Seat p's figures for monument requirements, into ``stats``: civic, commercial,
@@ -196,8 +226,9 @@ def on_edge(pl, n):
 
 
 @njit(cache=True)
-def footprint_ok(s, p, pl, size, markers):
-    """Build rules (a)-(c) for a building of ``size`` cells on placement pl."""
+def footprint_ok(s, p, pl, size, markers, same):
+    """Build rules (a)-(c) for a building of ``size`` cells on placement pl (``same``:
+    Architectus, own buildings of the same size may be covered too)."""
     if (PL_BB[pl, 0] & ~s[OWN + 2 * p]) | (PL_BB[pl, 1] & ~s[OWN + 2 * p + 1]):
         return False
     nc = PL_NCELLS[pl]
@@ -210,7 +241,7 @@ def footprint_ok(s, p, pl, size, markers):
             continue
         inside += 1
         code = instance_code(b)
-        if code >= N_PLAYER_CODES or CODE_SIZE[code] >= size:
+        if code >= N_PLAYER_CODES or CODE_SIZE[code] > size or (CODE_SIZE[code] == size and not same):
             return False
         bit = np.int64(1) << ((b - 1) % INSTANCE_STRIDE)
         if not covered & bit:
@@ -221,21 +252,35 @@ def footprint_ok(s, p, pl, size, markers):
 
 
 @njit(cache=True)
-def monument_allowed(s, p, m, stats):
+def monument_allowed(s, p, m, stats, flamen):
     """Whether seat p may build displayed monument M<m> (displayed, unbuilt, marker
-    left, requirement other than "edge" met)."""
+    left, requirement other than "edge" met, or ignored under Flamen)."""
     if s[MON_LEFT + p] <= 0 or (s[MON_BUILT] >> (m - 1)) & 1:
         return False
     for k in range(8):
         if s[DISPLAY + k] == m:
-            return requirement_met(MON_REQ[N_PLAYER_CODES + m - 1], stats)
+            return flamen or requirement_met(MON_REQ[N_PLAYER_CODES + m - 1], stats)
     return False
 
 
 # ---- legal moves -------------------------------------------------------------------
 @njit(cache=True)
+def _keep_moves(base, a, b, out):
+    out[0] = base + min(a, b)
+    out[1] = base + max(a, b)
+    return 2
+
+
+@njit(cache=True)
 def legal_moves(s, out):
     """Write the legal move codes to out and return their number."""
+    return legal_moves_but(s, out, True)
+
+
+@njit(cache=True)
+def legal_moves_but(s, out, trades):
+    """The legal moves into out, trade offers only if ``trades`` (the playout fast path
+    samples them apart); returns their number."""
     phase = s[PHASE]
     if phase == PH_OVER:
         return 0
@@ -246,14 +291,38 @@ def legal_moves(s, out):
             out[k] = PICK_BASE + s[HANDS + 6 * p + j]
             k += 1
         return k
+    if phase >= PH_OBJ:
+        if phase == PH_ANSWER:
+            out[0] = ANSWER_YES
+            out[1] = ANSWER_NO
+            return 2
+        if phase == PH_OBJ:
+            return _keep_moves(KEEP_OBJ, s[OBJ_DEALT + 2 * p], s[OBJ_DEALT + 2 * p + 1], out)
+        return _keep_moves(KEEP_ROLE, s[ROLE_DEALT + 2 * p], s[ROLE_DEALT + 2 * p + 1], out)
+    if s[MODULES] & FREE_ACTION_MODULES:
+        k = free_action_moves(s, p, out, k, trades)
     out[k] = INCOME
     k += 1
-    if phase == PH_PLAY and marker_supply(s, p) > 0:
+    if phase == PH_PLAY:
+        has_marker = marker_supply(s, p) > 0
         for j in range(6):
-            if s[SLOTS + j] >= 0 and s[SILVER + p] >= s[PRICES + j]:
+            card = s[SLOTS + j]
+            if card >= 0 and (has_marker or card >= INVOCATION_CARD) and s[SILVER + p] >= slot_price(s, p, j):
                 out[k] = 1 + j
                 k += 1
     return build_moves(s, p, out, k)
+
+
+@njit(cache=True)
+def _exact_own(s, p, pl, c):
+    """Whether placement pl is exactly the cells of one of p's own buildings of code c."""
+    b = s[CELL_BLD + PL_CELLS[pl, 0]]
+    if b == 0 or instance_owner(b) != p or instance_code(b) != c:
+        return False
+    for j in range(1, PL_NCELLS[pl]):
+        if s[CELL_BLD + PL_CELLS[pl, j]] != b:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -262,18 +331,20 @@ def build_moves(s, p, out, k):
     n = s[SIZE]
     ni = n - 7
     markers = marker_supply(s, p)
+    same = s[ROLE + p] == P_ARCHITECTUS
     allowed = np.int64(0)  # bit c: code c may be built (supply, monument rules)
     any_shape = np.int64(0)  # bit sh: some allowed code has shape sh
     for c in range(N_PLAYER_CODES):
         if s[SUPPLY + p * N_PLAYER_CODES + c] > 0:
             allowed |= np.int64(1) << c
             any_shape |= np.int64(1) << CODE_SHAPE[c]
-    if s[MODULES] != 0 and s[MON_LEFT + p] > 0:
+    flamen = (s[EFFECTS] & EF_FLAMEN) != 0
+    if (s[MODULES] & MOD_MONUMENTS) and s[MON_LEFT + p] > 0:
         stats = np.zeros(8, dtype=np.int64)
         monument_stats(s, p, stats)
         for j in range(8):
             m = s[DISPLAY + j]
-            if m > 0 and monument_allowed(s, p, m, stats):
+            if m > 0 and monument_allowed(s, p, m, stats, flamen):
                 c = N_PLAYER_CODES + m - 1
                 allowed |= np.int64(1) << c
                 any_shape |= np.int64(1) << CODE_SHAPE[c]
@@ -294,20 +365,50 @@ def build_moves(s, p, out, k):
                     pl = base + loc
                     if (PL_BB[pl, 0] & ~own0) | (PL_BB[pl, 1] & ~own1):
                         continue
-                    if not footprint_ok(s, p, pl, size, markers):
+                    if not footprint_ok(s, p, pl, size, markers, same):
                         continue
                     edge = -1
                     for j in range(SHAPE_NCODES[sh]):
                         c = SHAPE_CODES[sh, j]
                         if not (allowed >> c) & 1:
                             continue
-                        if c >= N_PLAYER_CODES and (MON_REQ[c] & REQ_EDGE):
-                            if edge < 0:
-                                edge = 1 if on_edge(pl, n) else 0
-                            if edge == 0:
-                                continue
+                        if c >= N_PLAYER_CODES:
+                            if (MON_REQ[c] & REQ_EDGE) and not flamen:
+                                if edge < 0:
+                                    edge = 1 if on_edge(pl, n) else 0
+                                if edge == 0:
+                                    continue
                         out[k] = BUILD_BASE + c * MAX_PL_PER_SHAPE + loc
                         k += 1
+    if same:
+        k = _architectus_noops(s, p, out, k)
+    return k
+
+
+@njit(cache=True)
+def _architectus_noops(s, p, out, k):
+    """Architectus: the same code on exactly the cells of an own building is legal even
+    with none of that code in supply (it changes nothing but the turn); the codes in
+    supply got these moves from the main loop already. Kept out of that loop, whose
+    speed a per-move check there halved."""
+    n = s[SIZE]
+    ni = n - 7
+    done = np.zeros(INSTANCE_STRIDE, dtype=np.bool_)
+    for cell in range(n * n):
+        b = s[CELL_BLD + cell]
+        if b == 0 or instance_owner(b) != p or done[(b - 1) % INSTANCE_STRIDE]:
+            continue
+        done[(b - 1) % INSTANCE_STRIDE] = True
+        c = instance_code(b)
+        if c >= N_PLAYER_CODES or s[SUPPLY + p * N_PLAYER_CODES + c] > 0:
+            continue
+        sh = CODE_SHAPE[c]
+        base = PL_BASE[ni, sh]
+        for loc in range(MIN_START[ni, sh, cell], MIN_START[ni, sh, cell] + MIN_COUNT[ni, sh, cell]):
+            if _exact_own(s, p, base + loc, c):
+                out[k] = BUILD_BASE + c * MAX_PL_PER_SHAPE + loc
+                k += 1
+                break
     return k
 
 
@@ -368,27 +469,45 @@ def do_build(s, p, bcode, loc):
         adj = np.empty(32, dtype=np.int64)
         cells = PL_CELLS[pl]
         na = adjacent_instances(s, cells, nc, inst, adj)
-        paid = np.zeros(s[N_PLAYERS], dtype=np.bool_)
+        paid = np.zeros(CONSUL_SEAT + 1, dtype=np.bool_)
         for q in range(na):
             owner = instance_owner(adj[q])
             if paid[owner]:
                 continue
             paid[owner] = True
-            if effect == ON_BUILD_VP2:
+            if owner == CONSUL_SEAT:  # the Consul gains M11's VP, not M12's silver
+                if effect == ON_BUILD_VP2:
+                    s[CONSUL_VP] += 2
+            elif effect == ON_BUILD_VP2:
                 add_vp(s, owner, SRC_MONUMENTS, 2)
             elif effect == ON_BUILD_SILVER3:
                 s[SILVER + owner] += 3
+    role = s[ROLE + p]
+    if role == P_FABER:
+        s[SILVER + p] += 1
+    elif role == P_LEGATUS and CODE_SIZE[bcode] >= 4:
+        add_vp(s, p, SRC_ROLES, 2)
 
 
 @njit(cache=True)
 def do_buy(s, p, k):
-    """Buy the deed on slot k (1-6): pay, take the lot, slide, refill slot 6."""
+    """Buy the card on slot k (1-6): pay, take the lot (or the invocation), slide,
+    refill slot 6."""
     j = k - 1
     lot = s[SLOTS + j]
-    s[SILVER + p] -= s[PRICES + j]
-    _set_bit(s, OWN + 2 * p, lot)
+    s[SILVER + p] -= slot_price(s, p, j)
+    if lot >= INVOCATION_CARD:
+        s[INV_HOLDER + lot - INVOCATION_CARD] = p
+    else:
+        _set_bit(s, OWN + 2 * p, lot)
+    take_slot(s, j)
+
+
+@njit(cache=True)
+def take_slot(s, j):
+    """Slot j's card is gone: the cards right of it slide left, slot 6 is refilled."""
     for q in range(j, 5):
-        s[SLOTS + q] = s[SLOTS + q + 1]
+        s[SLOTS + q] = s[SLOTS + q + 1]  # noqa
     e = s[ERA] - 1
     if s[PILE_POS + e] < s[PILE_LEN + e]:
         s[SLOTS + 5] = s[PILES + e * PILE_ROOM + s[PILE_POS + e]]
@@ -434,8 +553,30 @@ def do_pick(s, p, lot):
     s[DRAFT_ROUND] += 1
     s[PLAYER] = 0
     if s[DRAFT_ROUND] == 6:
-        s[PHASE] = PH_PLAY
+        s[PHASE] = first_setup_phase(s)
         s[START_PLAYER] = 0
+
+
+@njit(cache=True)
+def do_keep(s, p, move):
+    """``K:O<k>`` / ``K:P<k>`` in seat order; the last role choice reveals every role
+    (Argentarius: +5 silver)."""
+    np_ = s[N_PLAYERS]
+    last = p + 1 == np_
+    s[PLAYER] = 0 if last else p + 1
+    if move < KEEP_ROLE:
+        s[OBJ_KEPT + p] = move - KEEP_OBJ
+        if last:
+            s[PHASE] = PH_ROLE if s[MODULES] & MOD_ROLES else PH_PLAY
+        return
+    s[ROLE_PICK + p] = move - KEEP_ROLE
+    if last:
+        for q in range(np_):
+            s[ROLE + q] = s[ROLE_PICK + q]
+            if s[ROLE + q] == P_ARGENTARIUS:
+                s[SILVER + q] += 5
+        refresh_modifiers(s)
+        s[PHASE] = PH_PLAY
 
 
 @njit(cache=True)
@@ -451,33 +592,75 @@ def start_era(s, era):
 
 
 @njit(cache=True)
+def consul_turn(s):
+    """After the holder's turn: the Consul takes the slot-1 card free and places a
+    token; if the board empties, the final turns run from the holder's left."""
+    lot = s[SLOTS]
+    _set_bit(s, CONSUL_OWN, lot)
+    take_slot(s, 0)
+    consul_place(s, lot)
+    if board_empty(s):
+        s[PHASE] = PH_FINAL
+        s[BUYER] = s[CONSUL_HOLDER]
+        s[FINAL_LEFT] = s[N_PLAYERS]
+
+
+@njit(cache=True)
 def apply_move(s, move):
     """Play a legal move in place, with everything it triggers automatically."""
     p = s[PLAYER]
     np_ = s[N_PLAYERS]
     s[PLY] += 1
-    if s[PHASE] == PH_DRAFT:
+    phase = s[PHASE]
+    if phase == PH_DRAFT:
         do_pick(s, p, move - PICK_BASE)
+        return
+    if move >= STEAL_BASE and move < BUILD_BASE:
+        if phase == PH_ANSWER:
+            do_answer(s, move)
+        elif move >= TRADE_BASE:
+            do_offer(s, p, move)
+        elif move >= KEEP_OBJ:
+            do_keep(s, p, move)
+        elif move >= USE_BASE:
+            do_use(s, p, move)
+        else:
+            do_steal(s, p, move - STEAL_BASE)
         return
     bought = False
     if move == INCOME:
-        s[SILVER + p] += 5 + commercial_silver(s, p)
+        income = 5 + commercial_silver(s, p)
+        if s[MODULES] & (MOD_ROLES | MOD_INVOCATIONS):
+            if s[ROLE + p] == P_MERCATOR:
+                income += 2
+            if has_ongoing(s, p, G_CERES):
+                income += 2
+            if has_ongoing(s, p, G_APOLLO):
+                add_vp(s, p, SRC_INVOCATIONS, 1)
+        s[SILVER + p] += income
     elif move < PICK_BASE:
         do_buy(s, p, move)
         bought = True
     else:
         bcode = (move - BUILD_BASE) // MAX_PL_PER_SHAPE
         do_build(s, p, bcode, move - BUILD_BASE - bcode * MAX_PL_PER_SHAPE)
+        if s[EFFECTS] & EF_IANUS:  # Ianus: this Build is a free action
+            s[EFFECTS] &= ~EF_IANUS
+            return
     s[TURNS] += 1
+    s[EFFECTS] = 0
+    s[OFFERS] = 0
     if s[TURNS] >= s[MAX_TURNS]:
         s[PHASE] = PH_OVER
         s[TRUNCATED] = 1
         return
-    if s[PHASE] == PH_PLAY:
+    if phase == PH_PLAY:
         if bought and board_empty(s):
             s[PHASE] = PH_FINAL
             s[BUYER] = p
             s[FINAL_LEFT] = np_
+        elif s[CONSUL] != 0 and p == s[CONSUL_HOLDER] and not board_empty(s):
+            consul_turn(s)
         s[PLAYER] = (p + 1) % np_
         return
     s[FINAL_LEFT] -= 1
@@ -488,6 +671,8 @@ def apply_move(s, move):
     score_era(s, era)
     if era == 3:
         score_end(s)
+        if s[MODULES] & MOD_OBJECTIVES:
+            score_objectives(s)
         s[PHASE] = PH_OVER
         return
     s[ERA] = era + 1
@@ -495,4 +680,6 @@ def apply_move(s, move):
     s[START_PLAYER] = start
     s[PLAYER] = start
     s[PHASE] = PH_PLAY
+    if s[CONSUL] != 0:
+        s[CONSUL_HOLDER] = (s[CONSUL_HOLDER] + 1) % np_
     start_era(s, era + 1)

@@ -19,46 +19,82 @@ from .data import (
     CODE_TRAY,
     CODE_TYPE,
     COMMERCIAL,
+    G_MINERVA,
+    G_QUIRINUS,
+    INVOCATION_VP,
     M_BUILDINGS,
     M_CITIZENS,
     M_CIVIC,
+    N_ALL_CODES,
+    N_CODES,
+    N_INVOCATIONS,
     N_PLAYER_CODES,
+    P_AEDILIS,
+    P_CENSOR,
+    P_NEGOTIATOR,
+    P_PONTIFEX,
+    P_PRAETOR,
+    P_QUAESTOR,
+    P_TRIBUNUS,
     RESIDENTIAL,
 )
 from .layout import (
     BUILT,
     CELL_BLD,
+    CONSUL,
+    CONSUL_SEAT,
+    CONSUL_VP,
     INSTANCE_STRIDE,
+    INV_HOLDER,
+    INV_ONGOING,
+    INV_STATUS,
+    INV_UNUSED,
+    MOD_INVOCATIONS,
+    MOD_POP,
+    MOD_ROLES,
+    MOD_STEALING,
+    MOD_TRADING,
+    MODULES,
     MONUMENT_SLOT,
     N_PLAYERS,
     N_SRC,
     OWN,
     POP,
+    ROLE,
     SILVER,
     SIZE,
     SRC_CIVIC,
     SRC_COMMERCIAL,
+    SRC_FAVOR,
+    SRC_INVOCATIONS,
     SRC_LOT_MARKERS,
     SRC_MONUMENTS,
     SRC_POPULATION,
+    SRC_ROLES,
     SRC_TRAY,
+    TOKENS2,
+    TOKENS4,
     VP,
     VP_SRC,
 )
 
 ERA_BONUS = np.array([0, 4, 7, 10], dtype=np.int64)
+ONES = np.ones(N_ALL_CODES, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
 def instance_owner(inst):
-    """Seat owning building instance ``inst`` (> 0)."""
+    """Seat owning building instance ``inst`` (> 0); CONSUL_SEAT for a Consul token."""
     return (inst - 1) // INSTANCE_STRIDE
 
 
 @njit(cache=True, inline="always")
 def instance_code(inst):
-    """bcode (:mod:`.data`) of building instance ``inst`` (> 0)."""
+    """bcode (:mod:`.data`) of building instance ``inst`` (> 0); a Consul token's is
+    N_CODES + its id."""
     slot = (inst - 1) % INSTANCE_STRIDE
+    if inst > CONSUL_SEAT * INSTANCE_STRIDE:
+        return N_CODES + slot
     if slot < MONUMENT_SLOT:
         return slot >> 1
     return N_PLAYER_CODES + slot - MONUMENT_SLOT
@@ -169,8 +205,9 @@ def _own_total(s, p, kind, values):
 
 @njit(cache=True)
 def population_of(s, p):
-    """Citizens of seat p's residential buildings (monuments included)."""
-    return _own_total(s, p, RESIDENTIAL, CODE_CITIZENS)
+    """Seat p's population: citizens of its residential buildings (monuments included)
+    plus its modifiers (Vesta, Patronus)."""
+    return _own_total(s, p, RESIDENTIAL, CODE_CITIZENS) + s[MOD_POP + p]
 
 
 @njit(cache=True)
@@ -179,16 +216,38 @@ def commercial_silver(s, p):
     return _own_total(s, p, COMMERCIAL, CODE_SILVER)
 
 
+@njit(cache=True, inline="always")
+def role_of(s, p):
+    """Role card seat p holds (0 before the reveal or without the module)."""
+    return s[ROLE + p]
+
+
+@njit(cache=True, inline="always")
+def has_ongoing(s, p, g):
+    """Whether seat p holds invocation G<g> in play (ongoing)."""
+    return s[INV_HOLDER + g] == p and s[INV_STATUS + g] == INV_ONGOING
+
+
+@njit(cache=True)
+def count_type(s, p, kind):
+    """Seat p's buildings of a type on the board (monuments included)."""
+    return _own_total(s, p, kind, ONES)
+
+
 @njit(cache=True)
 def score_population(s, era):
     """Step 1: leaders score population + era bonus, the others the next higher
-    population; players without citizens score nothing."""
+    population; players without citizens score nothing. Censor +3 to a leader (even
+    with 0 citizens), Tribunus +2 to a scoring non-leader."""
     np_ = s[N_PLAYERS]
     best = 0
     for p in range(np_):
         best = max(best, s[POP + p])
     for p in range(np_):
         pop = s[POP + p]
+        role = s[ROLE + p]
+        if role == P_CENSOR and pop == best:
+            add_vp(s, p, SRC_ROLES, 3)
         if pop <= 0:
             continue
         if pop == best:
@@ -199,14 +258,44 @@ def score_population(s, era):
                 if pop < s[POP + q] < nxt:
                     nxt = s[POP + q]
             add_vp(s, p, SRC_POPULATION, nxt)
+            if role == P_TRIBUNUS:
+                add_vp(s, p, SRC_ROLES, 2)
+
+
+@njit(cache=True)
+def consul_population(s):
+    """Citizens on the Consul's residential tokens."""
+    return _own_total(s, CONSUL_SEAT, RESIDENTIAL, CODE_CITIZENS)
+
+
+@njit(cache=True)
+def consul_silver(s):
+    """S: the silver shown by the Consul's commercial tokens."""
+    return _own_total(s, CONSUL_SEAT, COMMERCIAL, CODE_SILVER)
+
+
+@njit(cache=True)
+def score_population_consul(s, era):
+    """Step 1 with the Consul: the highest population (the Consul's included) scores the
+    era bonus only, every other (the Consul too) loses the difference."""
+    np_ = s[N_PLAYERS]
+    cpop = consul_population(s)
+    best = cpop
+    for p in range(np_):
+        best = max(best, s[POP + p])
+    for p in range(np_):
+        pop = s[POP + p]
+        add_vp(s, p, SRC_POPULATION, ERA_BONUS[era] if pop == best else pop - best)
+    s[CONSUL_VP] += ERA_BONUS[era] if cpop == best else cpop - best
 
 
 @njit(cache=True)
 def score_civic(s):
     """Step 2: every civic building (to "civic") and civic monument (to "monuments")
-    scores its rule for its owner."""
+    scores its rule for its owner (a Consul civic token for the Consul); then Minerva
+    and Aedilis, +1 VP per own civic building."""
     n = s[SIZE]
-    done = np.zeros(s[N_PLAYERS] * INSTANCE_STRIDE + 1, dtype=np.bool_)
+    done = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b == 0 or done[b]:
@@ -215,16 +304,26 @@ def score_civic(s):
         code = instance_code(b)
         if CODE_TYPE[code] != CIVIC:
             continue
-        add_vp(s, instance_owner(b), SRC_MONUMENTS if code >= N_PLAYER_CODES else SRC_CIVIC,
-               civic_value(s, b))
+        owner = instance_owner(b)
+        if owner == CONSUL_SEAT:
+            s[CONSUL_VP] += civic_value(s, b)
+        else:
+            add_vp(s, owner, SRC_MONUMENTS if code >= N_PLAYER_CODES else SRC_CIVIC, civic_value(s, b))
+    if s[MODULES] & (MOD_INVOCATIONS | MOD_ROLES):
+        for p in range(s[N_PLAYERS]):
+            if has_ongoing(s, p, G_MINERVA):
+                add_vp(s, p, SRC_INVOCATIONS, count_type(s, p, CIVIC))
+            if s[ROLE + p] == P_AEDILIS:
+                add_vp(s, p, SRC_ROLES, count_type(s, p, CIVIC))
 
 
 @njit(cache=True)
 def score_commercial(s, era):
     """Step 3: silver of commercial buildings (VP in era 3, to "commercial"), tray VP
-    of commercial buildings ("tray") and commercial monuments' VP ("monuments")."""
+    of commercial buildings ("tray") and commercial monuments' VP ("monuments");
+    Negotiator +1 VP per own commercial building; the Consul's S VP in era 3."""
     n = s[SIZE]
-    done = np.zeros(s[N_PLAYERS] * INSTANCE_STRIDE + 1, dtype=np.bool_)
+    done = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
     for cell in range(n * n):
         b = s[CELL_BLD + cell]
         if b == 0 or done[b]:
@@ -234,6 +333,10 @@ def score_commercial(s, era):
         if CODE_TYPE[code] != COMMERCIAL:
             continue
         p = instance_owner(b)
+        if p == CONSUL_SEAT:
+            if era == 3:
+                s[CONSUL_VP] += CODE_SILVER[code]
+            continue
         if era == 3:
             add_vp(s, p, SRC_COMMERCIAL, CODE_SILVER[code])
         else:
@@ -242,20 +345,47 @@ def score_commercial(s, era):
             add_vp(s, p, SRC_TRAY, CODE_TRAY[code])
         if CODE_MON_VP[code] > 0:
             add_vp(s, p, SRC_MONUMENTS, CODE_MON_VP[code])
+    if s[MODULES] & MOD_ROLES:
+        for p in range(s[N_PLAYERS]):
+            if s[ROLE + p] == P_NEGOTIATOR:
+                add_vp(s, p, SRC_ROLES, count_type(s, p, COMMERCIAL))
 
 
 @njit(cache=True)
 def score_era(s, era):
     """Era scoring in the spec's order: population, civic, commercial."""
-    score_population(s, era)
+    if s[CONSUL] != 0:
+        score_population_consul(s, era)
+    else:
+        score_population(s, era)
     score_civic(s)
     score_commercial(s, era)
 
 
 @njit(cache=True)
+def markers_on_board(s, p):
+    """Seat p's lot markers on the board: its owned unbuilt lots."""
+    return popcount(s[OWN + 2 * p] & ~s[BUILT + 2 * p]) + popcount(s[OWN + 2 * p + 1] & ~s[BUILT + 2 * p + 1])
+
+
+@njit(cache=True)
 def score_end(s):
-    """End of the game: +1 VP per own lot marker on the board."""
+    """End of the game, in this order: lot markers (2 VP each with Praetor or an
+    ongoing Quirinus), favor tokens, unused invocations' VP, Quaestor, Pontifex,
+    then :func:`.objectives.score_objectives` (objectives, Augur)."""
+    mods = s[MODULES]
     for p in range(s[N_PLAYERS]):
-        markers = popcount(s[OWN + 2 * p] & ~s[BUILT + 2 * p]) + popcount(
-            s[OWN + 2 * p + 1] & ~s[BUILT + 2 * p + 1])
-        add_vp(s, p, SRC_LOT_MARKERS, markers)
+        markers = markers_on_board(s, p)
+        double = s[ROLE + p] == P_PRAETOR or has_ongoing(s, p, G_QUIRINUS)
+        add_vp(s, p, SRC_LOT_MARKERS, 2 * markers if double else markers)
+        if mods & (MOD_TRADING | MOD_STEALING):
+            add_vp(s, p, SRC_FAVOR, 2 * s[TOKENS2 + p] + 4 * s[TOKENS4 + p])
+        if mods & MOD_INVOCATIONS:
+            for g in range(1, N_INVOCATIONS + 1):
+                if s[INV_HOLDER + g] == p and s[INV_STATUS + g] == INV_UNUSED:
+                    add_vp(s, p, SRC_INVOCATIONS, INVOCATION_VP[g])
+        role = s[ROLE + p]
+        if role == P_QUAESTOR:
+            add_vp(s, p, SRC_ROLES, s[SILVER + p] // 3)
+        elif role == P_PONTIFEX:
+            add_vp(s, p, SRC_ROLES, 2 * count_type(s, p, CIVIC))

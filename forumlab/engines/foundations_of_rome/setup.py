@@ -4,17 +4,44 @@ RNG: SplitMix64 (:mod:`forumlab.core.rng`) with state
 ``derive_seed("foundations-of-rome", seed)``. Draws, in order: shuffle the lots
 0..N*N-1 (Fisher-Yates, i from len-1 down to 1, j = rand_below(i+1)); seat i's hand =
 cards 6i..6i+5; era piles 1, 2, 3 = the next e1, e2, e3 cards (index 0 on top); reveal
-slots 1-6 from pile 1; with monuments, shuffle the ids 1..19 and display the first
-players+3. Without the draft every seat owns its hand's lots at once (a marker on
-each); with it the hands are kept for the picks.
+slots 1-6 from pile 1 (with Invocations, first: shuffle the eligible ids ascending,
+append cards 3e..3e+2 to the bottom of pile e+1, shuffle each pile); with monuments,
+shuffle the ids 1..19 and display the first players+3; objectives 1..18 (shuffle,
+hidden: seat i gets cards 2i, 2i+1, public: the first n face up); roles 1..15 (shuffle,
+seat i gets 2i, 2i+1); Consul piles by size, ids ascending, each shuffled; then the
+Consul's starting deeds (dealt after the hands) are placed one by one. Without the
+draft every seat owns its hand's lots at once (a marker on each); with it the hands
+are kept for the picks.
 """
 import numpy as np
 from numba import njit
 
 from ...core.rng import derive_seed, make_rng, rand_below
-from .data import CODE_COPIES, LOT_MARKERS, MONUMENT_MARKERS, N_MONUMENTS, N_PLAYER_CODES  # noqa: F401
+from .consul import consul_place
+from .data import (
+    CODE_COPIES,
+    FAVOR_TOKENS,
+    G_AUGUR,
+    G_CONCORDIA,
+    G_DISCORDIA,
+    G_FLAMEN,
+    G_NUMA,
+    MONUMENT_MARKERS,
+    N_INVOCATIONS,
+    N_MONUMENTS,
+    N_OBJECTIVES,
+    N_PLAYER_CODES,
+    N_ROLES,
+    TOKEN_COUNT,
+    TOKEN_FIRST,
+)
 from .layout import (
     BUYER,
+    CONSUL,
+    CONSUL_OWN,
+    CONSUL_VP,
+    CPILE,
+    CPILE_N,
     DISPLAY,
     DRAFT,
     ERA,
@@ -22,14 +49,29 @@ from .layout import (
     GAME_ID,
     HAND_N,
     HANDS,
+    INV_HOLDER,
+    INVOCATION_CARD,
+    MAX_TRADES_OPT,
     MAX_TURNS,
+    MOD_INVOCATIONS,
     MOD_MONUMENTS,
+    MOD_OBJECTIVES,
+    MOD_ROLES,
+    MOD_STEALING,
+    MOD_TRADING,
     MODULES,
     MON_LEFT,
     N_PLAYERS,
+    N_SRC,
+    OBJ_DEALT,
+    OBJ_FACE_UP,
+    OBJ_PUBLIC,
+    OFFER,
     OWN,
     PH_DRAFT,
+    PH_OBJ,
     PH_PLAY,
+    PH_ROLE,
     PHASE,
     PICK,
     PILE_LEN,
@@ -39,23 +81,33 @@ from .layout import (
     PLAYER,
     PRICES,
     RNG,
+    ROLE_DEALT,
     SEED,
     SEEN,
     SILVER,
     SIZE,
     SLOTS,
+    SPARE,
+    SPARE_N,
+    SRC_START,
     START_PLAYER,
     STATE_SIZE,
     SUPPLY,
+    TOKEN_POOL,
+    TOKENS2,
+    VP,
+    VP_SRC,
 )
 
-SIDE_BY_PLAYERS = np.array([0, 0, 7, 8, 9, 10], dtype=np.int64)
+SIDE_BY_PLAYERS = np.array([7, 7, 7, 8, 9, 10], dtype=np.int64)  # 1 human (Consul): the 2-player city
+CONSUL_DEEDS = np.array([0, 0, 2, 4], dtype=np.int64)  # by CONSUL level
 
 
-def pile_sizes(players: int) -> tuple[int, int, int]:
-    """(e1, e2, e3): the era piles' sizes for a player count (the spec's split)."""
+def pile_sizes(players: int, consul_deeds: int = 0) -> tuple[int, int, int]:
+    """(e1, e2, e3): the era piles' deed counts for a player count (the spec's split;
+    with the Consul, its starting deeds are not in the piles)."""
     n = int(SIDE_BY_PLAYERS[players])
-    rest = n * n - 6 * players
+    rest = n * n - 6 * players - consul_deeds
     e1 = -(-rest // 3)
     e2 = -(-(rest - e1) // 2)
     return e1, e2, rest - e1 - e2
@@ -76,9 +128,21 @@ def set_cell(s, base, cell):
 
 
 @njit(cache=True)
-def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2, start_silver):
+def first_setup_phase(s):
+    """The first setup phase after the draft: objective keeps, role keeps or play."""
+    if (s[MODULES] & MOD_OBJECTIVES) and not s[OBJ_PUBLIC]:
+        return PH_OBJ
+    if s[MODULES] & MOD_ROLES:
+        return PH_ROLE
+    return PH_PLAY
+
+
+@njit(cache=True)
+def _setup(players, modules, draft, prices, max_turns, seed, rng, e1, e2, start_silver, eligible,
+           obj_public, max_trades, consul):
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     n = SIDE_BY_PLAYERS[players]
+    monuments = (modules & MOD_MONUMENTS) != 0
     s[GAME_ID] = FOR_ID
     s[N_PLAYERS] = players
     s[SIZE] = n
@@ -86,16 +150,30 @@ def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2, star
     s[ERA] = 1
     s[BUYER] = -1
     s[SEED] = seed
-    s[MODULES] = MOD_MONUMENTS if monuments else 0
+    s[MODULES] = modules
     s[DRAFT] = 1 if draft else 0
+    s[OBJ_PUBLIC] = obj_public
+    s[MAX_TRADES_OPT] = max_trades
+    s[CONSUL] = consul
+    s[OFFER] = -1
     for k in range(6):
         s[PRICES + k] = prices[k]
+    favors = (modules & (MOD_TRADING | MOD_STEALING)) != 0
     for p in range(players):
         s[SILVER + p] = start_silver[p]  # the spec's 5 + p unless the study option says else
         s[MON_LEFT + p] = MONUMENT_MARKERS if monuments else 0
         s[PICK + p] = -1
         for c in range(N_PLAYER_CODES):
             s[SUPPLY + p * N_PLAYER_CODES + c] = CODE_COPIES[c]
+        if favors:
+            s[TOKENS2 + p] = 2
+        if consul:
+            s[VP + p] = 5
+            s[VP_SRC + p * N_SRC + SRC_START] = 5
+    if favors:
+        s[TOKEN_POOL] = FAVOR_TOKENS - 2 * players
+    for g in range(N_INVOCATIONS + 1):
+        s[INV_HOLDER + g] = -1
     deck = np.arange(n * n).astype(np.int64)
     shuffle(deck, 0, n * n, rng)
     for p in range(players):
@@ -107,13 +185,30 @@ def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2, star
             else:
                 set_cell(s, OWN + 2 * p, lot)
         s[HAND_N + p] = 6 if draft else 0
-    sizes = (e1, e2, n * n - 6 * players - e1 - e2)
     at = 6 * players
+    n_consul = CONSUL_DEEDS[consul]
+    consul_deeds = deck[at:at + n_consul].copy()
+    at += n_consul
+    sizes = (e1, e2, n * n - at - e1 - e2)
     for e in range(3):
         for k in range(sizes[e]):
             s[PILES + e * PILE_ROOM + k] = deck[at + k]
         at += sizes[e]
         s[PILE_LEN + e] = sizes[e]
+    if modules & MOD_INVOCATIONS:
+        ne = len(eligible)
+        inv = eligible.copy()
+        shuffle(inv, 0, ne, rng)
+        for e in range(3):
+            for k in range(3):
+                s[PILES + e * PILE_ROOM + s[PILE_LEN + e]] = INVOCATION_CARD + inv[3 * e + k]
+                s[PILE_LEN + e] += 1
+        for e in range(3):
+            shuffle(s, PILES + e * PILE_ROOM, PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
+        spare = np.sort(inv[9:])
+        for k in range(ne - 9):
+            s[SPARE + k] = spare[k]
+        s[SPARE_N] = ne - 9
     for k in range(6):
         s[SLOTS + k] = s[PILES + k]
     s[PILE_POS] = 6
@@ -122,33 +217,85 @@ def _setup(players, monuments, draft, prices, max_turns, seed, rng, e1, e2, star
         shuffle(ids, 0, N_MONUMENTS, rng)
         for k in range(players + 3):
             s[DISPLAY + k] = ids[k]
+    if modules & MOD_OBJECTIVES:
+        ids = np.arange(1, N_OBJECTIVES + 1).astype(np.int64)
+        shuffle(ids, 0, N_OBJECTIVES, rng)
+        for p in range(players):
+            if obj_public:
+                s[OBJ_FACE_UP + p] = ids[p]
+            else:
+                s[OBJ_DEALT + 2 * p] = ids[2 * p]
+                s[OBJ_DEALT + 2 * p + 1] = ids[2 * p + 1]
+    if modules & MOD_ROLES:
+        ids = np.arange(1, N_ROLES + 1).astype(np.int64)
+        shuffle(ids, 0, N_ROLES, rng)
+        for p in range(players):
+            s[ROLE_DEALT + 2 * p] = ids[2 * p]
+            s[ROLE_DEALT + 2 * p + 1] = ids[2 * p + 1]
+    if consul:
+        s[CONSUL_VP] = 5
+        for size in range(1, 5):
+            first = TOKEN_FIRST[size]
+            cnt = TOKEN_COUNT[size]
+            base = CPILE + 12 * (size - 1)
+            for k in range(cnt):
+                s[base + k] = first + k
+            shuffle(s, base, base + cnt, rng)
+            s[CPILE_N + size - 1] = cnt
     s[START_PLAYER] = 0
     s[PLAYER] = 0
-    s[PHASE] = PH_DRAFT if draft else PH_PLAY
     s[RNG] = np.int64(rng[0])
+    for k in range(n_consul):
+        set_cell(s, CONSUL_OWN, consul_deeds[k])
+        consul_place(s, consul_deeds[k])
+    s[PHASE] = PH_DRAFT if draft else first_setup_phase(s)
     return s
 
 
-def new_state(players: int, monuments: bool, draft: bool, prices, max_turns: int, seed: int,
-              start_silver=None) -> np.ndarray:
+# invocations needing an absent module are removed: Concordia (trading or stealing),
+# Discordia (stealing), Flamen (monuments), Augur (objectives), Numa (roles)
+def eligible_invocations(modules: int) -> np.ndarray:
+    """Ids of the invocations in play with these module bits, ascending."""
+    out = []
+    for g in range(1, N_INVOCATIONS + 1):
+        if g == G_CONCORDIA and not modules & (MOD_TRADING | MOD_STEALING):
+            continue
+        if g == G_DISCORDIA and not modules & MOD_STEALING:
+            continue
+        if g == G_FLAMEN and not modules & MOD_MONUMENTS:
+            continue
+        if (g == G_AUGUR and not modules & MOD_OBJECTIVES) or (g == G_NUMA and not modules & MOD_ROLES):
+            continue
+        out.append(g)
+    return np.array(out, dtype=np.int64)
+
+
+def new_state(players: int, monuments, draft: bool, prices, max_turns: int, seed: int, start_silver=None,
+              obj_public: bool = False, max_trades: int = 1, consul: int = 0) -> np.ndarray:
     """The start of a game (see the module docstring for the draw order).
 
     Args:
-        players: 2-5.
-        monuments: whether the Monuments module is in play.
+        players: 2-5 (1-4 with the Consul).
+        monuments: the module bit set (:data:`.layout.MODULE_BITS`); ``True`` / ``False``
+            mean the Monuments module alone / none (the base game's callers).
         draft: whether the deeds are drafted.
         prices: the six deed-board slot prices.
         max_turns: the cap on main actions.
         seed: the game's seed.
         start_silver: each seat's starting silver (default: the spec's 5 + seat); a
             study option beyond the spec, see :mod:`.game`.
+        obj_public: ``objectives="public"``.
+        max_trades: offers per turn.
+        consul: 0 or the Consul level (:mod:`.layout`).
 
     Returns:
         The state array.
     """
+    modules = int(monuments) if not isinstance(monuments, bool) else (MOD_MONUMENTS if monuments else 0)
     rng = make_rng(derive_seed("foundations-of-rome", seed))
-    e1, e2, _ = pile_sizes(players)
+    e1, e2, _ = pile_sizes(players, int(CONSUL_DEEDS[consul]))
     if start_silver is None:
         start_silver = [5 + p for p in range(players)]
-    return _setup(players, monuments, draft, np.asarray(prices, dtype=np.int64), max_turns, seed,
-                  rng, e1, e2, np.asarray(start_silver, dtype=np.int64))
+    return _setup(players, modules, draft, np.asarray(prices, dtype=np.int64), max_turns, seed,
+                  rng, e1, e2, np.asarray(start_silver, dtype=np.int64), eligible_invocations(modules),
+                  1 if obj_public else 0, max_trades, consul)

@@ -29,7 +29,10 @@ def quantize(v):
 
 @njit(cache=True, inline="always")
 def _margin(buf, p, n):
-    """buf[p] minus the best other entry of buf[:n]."""
+    """buf[p] minus the best other entry of buf[:n]; buf[p] itself when there is no
+    other seat (a solo game, e.g. one human against Foundations of Rome's Consul)."""
+    if n == 1:
+        return buf[p]
     best = -np.inf
     for q in range(n):
         if q != p and buf[q] > best:
