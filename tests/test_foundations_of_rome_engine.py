@@ -7,10 +7,12 @@ spec's example."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from forumlab.agents.registry import create_agent
 from forumlab.core.errors import ConfigError, IllegalMoveError
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
@@ -439,3 +441,20 @@ def test_golden_games(config, plies, vp, silver, population):
         state.play(chooser.choice(sorted(state.legal_move_texts())))
     res = state.result()
     assert (res["plies"], res["vp"], res["silver"], res["population"]) == (plies, vp, silver, population)
+
+
+def test_greedy_leaves_an_income_stall_with_hundreds_of_silver():
+    # A 4-player greedy self-play game (tournament seed below) in which every seat took
+    # Income for hundreds of turns until the 1000-turn cap: with silver's worth
+    # unbounded in the base game's heuristic, Income beat every Buy. At ply 400 the seats
+    # hold 580-790 silver; greedy must now spend it.
+    data = json.loads((Path(__file__).parent / "data" / "for_greedy_income_stall.json").read_text())
+    game = create_game(data["game"], **data["config"])
+    state = game.new_state(data["seed"])
+    for text in data["moves"]:
+        state.play(text)
+    assert data["moves"][-20:] == ["I"] * 20
+    for k in range(4):
+        view = state.view_for(state.current_player, make_rng(k))
+        move = create_agent("greedy", seed=k).act(view)
+        assert game.format_move(state.array, move) != "I"
