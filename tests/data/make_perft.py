@@ -32,6 +32,7 @@ from forumlab.core.registry import create_game
 from forumlab.engines.forma.pieces import square_name
 from forumlab.engines.forma.reference import ReferenceForma
 from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
+from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum
 from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
 
 HERE = Path(__file__).resolve().parent
@@ -54,7 +55,7 @@ def _forma(game, seed):
 
 class _NotationReference:
     """A reference state whose moves are notation texts, with the copy/apply/legal_moves/
-    is_terminal interface used here (Foundations of Rome's reference plays texts)."""
+    is_terminal interface used here (Foundations of Rome's and Forum Trajanum's references play texts)."""
 
     def __init__(self, state):
         self.state = state
@@ -76,6 +77,10 @@ def _foundations_of_rome(game, seed):
     return _NotationReference(ReferenceFoundationsOfRome(**game.config).new_game(seed))
 
 
+def _forum_trajanum(game, seed):
+    return _NotationReference(ReferenceForumTrajanum(**game.config).new_game(seed))
+
+
 # game name -> (options beside the player count, further configs, reference engine)
 GAMES = {
     "forum-romanum": ({}, [{"players": 2, "max_rounds": 0}, {"players": 3, "max_rounds": 0}],
@@ -84,6 +89,8 @@ GAMES = {
     "foundations-of-rome": ({}, [{"players": 3, "draft": True, "modules": ["monuments"]},
                                  {"players": 5, "draft": True, "modules": ["monuments"]}],
                             _foundations_of_rome),
+    "forum-trajanum": ({}, [{"players": 3, "setup": "fixed"}, {"players": 2, "intro": True}],
+                       _forum_trajanum),
 }
 
 
