@@ -416,3 +416,21 @@ def test_random_move_reads_long_lists_by_window():
     draft = ForumTrajanum(players=2, setup="fixed").new_state(1)
     res(draft.array, 0, T=2)
     assert _windows_agree(draft.array) == 33 * 32 // 2  # with 2 tribunes every pair is affordable
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, specs", [
+    (4, ["brs(depth=1)", "paranoid(depth=1)", "maxn(depth=1)", "mcts(iterations=30)"]),
+    (4, ["random", "greedy", "mcts(iterations=30)", "greedy"]),
+    (3, ["brs(depth=1)", "paranoid(depth=1)", "maxn(depth=1)"]),
+])
+def test_every_agent_plays_full_games_at_three_and_four_players(players, specs):
+    # test_agents plays every agent at 2 players and the conformance kit at the default
+    # 3; these lineups put each agent in a full 4-player game too (the issue asks 2-4).
+    from forumlab.agents.registry import create_agent
+    from forumlab.arena.match import play_match
+
+    game = create_game("forum-trajanum", players=players)
+    agents = [create_agent(spec, seed=s) for s, spec in enumerate(specs)]
+    result = play_match(game, agents, seed=players).result
+    assert result["terminal"] and not result.get("truncated")
