@@ -29,7 +29,7 @@ from .layout import (
     RNG,
     SIZE,
 )
-from .scoring import consul_silver
+from .scoring import consul_silver, grid_step
 
 TOKEN_BASE = 1 + CONSUL_SEAT * INSTANCE_STRIDE  # instance of token t: TOKEN_BASE + t
 
@@ -51,25 +51,10 @@ def _bfs(s, n, start, allowed, out):
     while head < tail:
         cell = out[head]
         head += 1
-        r = cell // n
-        c = cell - r * n
         for d in range(4):
-            if d == 0:
-                if r == 0:
-                    continue
-                nb = cell - n
-            elif d == 1:
-                if c == 0:
-                    continue
-                nb = cell - 1
-            elif d == 2:
-                if c == n - 1:
-                    continue
-                nb = cell + 1
-            else:
-                if r == n - 1:
-                    continue
-                nb = cell + n
+            nb = grid_step(cell, d, n)
+            if nb < 0:
+                continue
             if allowed[nb] and not seen[nb]:
                 seen[nb] = True
                 out[tail] = nb

@@ -30,6 +30,7 @@ from .layout import (
 from .scoring import (
     add_vp,
     adjacent_instances,
+    grid_step,
     has_ongoing,
     instance_cells,
     instance_code,
@@ -121,25 +122,10 @@ def objective_figures(s, p, f):
             top -= 1
             cell = stack[top]
             size += 1
-            r = cell // n
-            c = cell - r * n
             for d in range(4):
-                if d == 0:
-                    if r == 0:
-                        continue
-                    nb = cell - n
-                elif d == 1:
-                    if c == 0:
-                        continue
-                    nb = cell - 1
-                elif d == 2:
-                    if c == n - 1:
-                        continue
-                    nb = cell + 1
-                else:
-                    if r == n - 1:
-                        continue
-                    nb = cell + n
+                nb = grid_step(cell, d, n)
+                if nb < 0:
+                    continue
                 if not mark[nb] and _owns(s, p, nb):
                     mark[nb] = True
                     stack[top] = nb

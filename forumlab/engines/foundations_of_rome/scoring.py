@@ -107,6 +107,21 @@ def add_vp(s, p, source, points):
     s[VP_SRC + p * N_SRC + source] += points
 
 
+@njit(cache=True, inline="always")
+def grid_step(cell, d, n):
+    """The cell next to ``cell`` on an n x n city in direction d (0 up, 1 left, 2 right,
+    3 down: reading order), or -1 off the board."""
+    r = cell // n
+    c = cell - r * n
+    if d == 0:
+        return cell - n if r > 0 else -1
+    if d == 1:
+        return cell - 1 if c > 0 else -1
+    if d == 2:
+        return cell + 1 if c < n - 1 else -1
+    return cell + n if r < n - 1 else -1
+
+
 @njit(cache=True)
 def adjacent_instances(s, cells, ncells, exclude, out):
     """Distinct building instances adjacent to the given cells, other than
