@@ -8,8 +8,9 @@ below ``BUILD_BASE``; most actions are never legal, which a mask handles.
 
 Observation (hidden information: built from ``Game.observation``, so the piles' order,
 other seats' unseen hand cards and pending picks never reach it): a float32 vector of
-``players + STATE_SIZE - 423 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 765:
-1,363 at 2 players ... 1,366 at 5): the seat
+``players + STATE_SIZE - 423 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,055
+since the modules: 1,653 at 2 players ... 1,656 at 5; the module slots are zero in a game
+without that module): the seat
 one-hot; every plain slot of :mod:`.layout` in slot order (counters, deed board, pile
 positions and lengths, the owner-and-instance id of each lot, silver, VP, population,
 supplies, VP by source, display, other seats' hands as the sorted cards this seat has
