@@ -68,7 +68,15 @@ def test_a_seat_view_is_the_same_for_every_truth_the_seat_cannot_tell_apart(conf
 def test_a_reading_agent_learns_nothing_hidden_in_a_match():
     """Play a 3-seat draft game with PileReaders, then the same game from a true start
     whose hidden cards seat 0 cannot tell apart: seat 0's first reads are identical."""
-    game = create_game(NAME, {"players": 3, "draft": True})
+    reads = _first_reads_of_seat0(create_game(NAME, {"players": 3, "draft": True}), PileReader)
+    assert reads[0][0] == reads[1][0] == 0
+    assert np.array_equal(reads[0][1], reads[1][1])
+
+
+def _first_reads_of_seat0(game, reader):
+    """The first read of seat 0 in a 3-seat match from the true start (seed 6) and from a
+    twin start whose hidden parts seat 0 cannot tell apart (``reader`` records into
+    ``PileReader.reads``)."""
     reads = []
     for truth in ("real", "twin"):
         PileReader.reads = []
@@ -78,12 +86,11 @@ def test_a_reading_agent_learns_nothing_hidden_in_a_match():
         original = game.initial_array
         game.initial_array = lambda seed, a=start.array: a.copy()
         try:
-            play_match(game, [PileReader(seed=s) for s in range(3)], seed=6)
+            play_match(game, [reader(seed=s) for s in range(3)], seed=6)
         finally:
             game.initial_array = original
         reads.append(PileReader.reads[0])
-    assert reads[0][0] == reads[1][0] == 0
-    assert np.array_equal(reads[0][1], reads[1][1])
+    return reads
 
 
 def test_play_match_hands_each_agent_its_own_view_here_too(spy_views):  # noqa: F811
@@ -163,20 +170,7 @@ def test_a_seat_keeps_seeing_its_own_objective_and_role_but_not_the_others():
 def test_a_reading_agent_learns_nothing_hidden_in_a_module_match():
     """Seat 0's first reads are the same in a game and in a twin game whose hidden
     objectives, roles and invocations seat 0 cannot tell apart."""
-    game = create_game(NAME, {"players": 3, "modules": ALL})
-    reads = []
-    for truth in ("real", "twin"):
-        PileReader.reads = []
-        start = game.new_state(6)
-        if truth == "twin":
-            game.kernels.determinize(start.array, 0, make_rng(99))
-        original = game.initial_array
-        game.initial_array = lambda seed, a=start.array: a.copy()
-        try:
-            play_match(game, [SecretReader(seed=s) for s in range(3)], seed=6)
-        finally:
-            game.initial_array = original
-        reads.append(PileReader.reads[0])
+    reads = _first_reads_of_seat0(create_game(NAME, {"players": 3, "modules": ALL}), SecretReader)
     assert reads[0][0] == reads[1][0] == 0
     assert np.array_equal(reads[0][1], reads[1][1])
 
