@@ -317,7 +317,7 @@ def test_a_solo_consul_game_gives_minimax_the_shared_value_at_the_end():
     game = FoundationsOfRome(players=1, consul="standard")
     match = play_match(game, [create_agent("greedy", seed=0)], seed=1)
     a = match.state.array
-    value = leaf_value(game.kernels.tag, a, 0, np.zeros(8))
+    value = leaf_value(game.kernels.tag, a, 0, np.zeros(8), True)
     assert value == match.result["consul_margin"]
 
 
@@ -346,3 +346,54 @@ def test_search_rewards_a_finished_consul_game_as_a_team_win_or_loss():
     assert list(out) == [1.0 if won else 0.0] * 3
     terminal_rewards(game.kernels.tag, match.state.array, REWARD_WIN, out)
     assert list(out) == [1 / 3] * 3  # why a cooperative game needs its own reward
+
+
+def _consul_endgame():
+    """Seat 0 to move two plies before the end of a 2-player Consul game (greedy play,
+    seed 0): every pair of moves (seat 0's, then seat 1's) finishes the game."""
+    game = FoundationsOfRome(players=2, consul="standard", modules=["monuments"])
+    state = game.new_state(0)
+    agents = [create_agent("greedy", seed=1), create_agent("greedy", seed=2)]
+    history = [state.copy()]
+    while not state.is_terminal:
+        state.play(int(agents[state.current_player].choose(state)))
+        history.append(state.copy())
+    return history[-3]
+
+
+def _best_team_margin(state):
+    """Brute force: the best shared value (lowest seat's VP minus the Consul's) the two
+    seats can reach together from state, each ply maximizing it."""
+    best = -np.inf
+    for m in state.legal_moves():
+        child = state.copy()
+        child.play(int(m))
+        for m2 in child.legal_moves():
+            end = child.copy()
+            end.play(int(m2))
+            assert end.is_terminal
+            best = max(best, end.result()["consul_margin"])
+    return best
+
+
+@pytest.mark.parametrize("spec", ["paranoid(depth=2)", "maxn(depth=2)", "brs(depth=2)"])
+def test_minimax_agents_play_a_multi_seat_consul_game_as_one_team(spec):
+    """With two seats against the Consul, a finished game is worth the shared value to
+    both seats (it was worth 0, 'my VP minus my teammate's'), and the teammate is
+    searched as maximizing it too: the depth-2 value is the best margin the team can
+    reach, found by brute force over both plies (18 here; some first moves allow only 12)."""
+    state = _consul_endgame()
+    assert state.current_player == 0
+    agent = create_agent(spec, seed=0)
+    result = agent.search(state)
+    target = _best_team_margin(state)
+    assert target == 18
+    assert result.value == target
+    after = state.copy()
+    after.play(result.move)
+    reachable = []
+    for m2 in after.legal_moves():
+        end = after.copy()
+        end.play(int(m2))
+        reachable.append(end.result()["consul_margin"])
+    assert max(reachable) == target

@@ -25,6 +25,11 @@ there). All three share the budget parameters and one iterative-deepening driver
   leaves: TT move, killers, history). MCTS's ``order_depth`` is the same idea counted
   from the root: tree levels above it expand children best-first.
 
+In a cooperative game (``Game.cooperative``, e.g. a Will of the Consul game) the seats
+are one team: every algorithm then searches as max^n on the shared value (leaves are
+worth the shared score to every seat, and every seat maximizes it), since paranoid's
+and BRS's opponents would be teammates.
+
 The seed feeds the agent's SplitMix64 stream, used for the determinization of
 hidden information and for breaking ties between equally valued root moves.
 """
@@ -95,7 +100,8 @@ class MinimaxAgent(Agent):
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
         result = minimax_search.search(state.game.kernels.tag, state.array, self.workspace, self.rng,
-                                       self.depth, self.nodes, self.time, self.cpu_time)
+                                       self.depth, self.nodes, self.time, self.cpu_time,
+                                       cooperative=state.game.cooperative)
         self.last_result = result
         # the plain-dict summary every agent family offers (benchmarks, arena logs)
         self.last_search = {

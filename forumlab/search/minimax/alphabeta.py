@@ -85,7 +85,7 @@ from .table import enter_subtree, leave_subtree, tt_store
 
 
 @njit(cache=True)
-def _default_move(tag, s, child, mv, n, p, mode, history, scratch):
+def _default_move(tag, s, child, mv, n, p, mode, history, scratch, cooperative):
     """The fixed move of a non-searching BRS opponent p (first of equals)."""
     best_i = 0
     if mode == DEFAULT_GREEDY:
@@ -93,7 +93,7 @@ def _default_move(tag, s, child, mv, n, p, mode, history, scratch):
         for i in range(n):
             copy_into(child, s)
             apply_move(tag, child, mv[i])
-            v = leaf_value(tag, child, p, scratch)
+            v = leaf_value(tag, child, p, scratch, cooperative)
             if v > best:
                 best = v
                 best_i = i
@@ -126,7 +126,8 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
             return ENTER_ABORT, 0.0
         s = states[ply]
         if is_terminal(tag, s):
-            return ENTER_VALUE, leaf_value(tag, s, root, buffers.values[SCRATCH_ROW])
+            return ENTER_VALUE, leaf_value(tag, s, root, buffers.values[SCRATCH_ROW],
+                                           settings.cooperative)
         if depth <= 0 or ply >= MAX_STACK - 1:
             stats[STAT_CUT] = 1
             return ENTER_VALUE, quantize(heuristic(tag, s, root))
@@ -140,7 +141,7 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         child = states[ply + 1]
         n = legal_moves(tag, s, mv)
         m = _default_move(tag, s, child, mv, n, p, settings.default_move, buffers.history,
-                          buffers.values[SCRATCH_ROW])
+                          buffers.values[SCRATCH_ROW], settings.cooperative)
         if settings.default_move == DEFAULT_GREEDY:
             stats[STAT_EXTRA] += n
         copy_into(child, s)
@@ -209,7 +210,8 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         n = legal_moves(tag, s, buffers.moves[ply])
         frame[FRAME_COUNT] = n
         stats[STAT_EXTRA] += order_keys(tag, buffers, ply, n, depth, settings.order_depth,
-                                        1.0 if maximizing else -1.0, root, tt_move)
+                                        1.0 if maximizing else -1.0, root, tt_move,
+                                        settings.cooperative)
     return ENTER_FRAME, 0.0
 
 

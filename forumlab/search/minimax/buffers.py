@@ -131,12 +131,13 @@ class Workspace:
                 move_keys=np.zeros((MAX_STACK + 1, max_moves), dtype=np.float64))
         self.buffers = buffers
 
-    def begin(self, algorithm: int) -> SearchSettings:
+    def begin(self, algorithm: int, cooperative: bool = False) -> SearchSettings:
         """Start a new search: a fresh TT generation and zeroed counters.
 
         Args:
             algorithm: the algorithm this search runs (the driver runs 2-player max^n
-                as PARANOID).
+                as PARANOID, and every search of a cooperative game as MAXN).
+            cooperative: the seats are one team (leaves worth the shared score).
 
         Returns:
             The search's settings, for the kernels.
@@ -152,4 +153,5 @@ class Workspace:
             order_depth=int(self.order_depth),
             tt_mask=(1 << self.tt_bits) - 1 if self.tt_bits > 0 else -1,
             generation=self.generation,
+            cooperative=int(bool(cooperative)),
         )

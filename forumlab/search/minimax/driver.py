@@ -105,7 +105,8 @@ def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_t
 
 
 def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth: int,
-           nodes: int = 0, time: float = 0.0, cpu_time: float = 0.0) -> SearchResult:
+           nodes: int = 0, time: float = 0.0, cpu_time: float = 0.0,
+           cooperative: bool = False) -> SearchResult:
     """Iterative-deepening search of the position ``array`` of the game ``tag`` (a
     :class:`~forumlab.core.dispatch.GameTag`) for the player to move.
 
@@ -122,6 +123,10 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
         cpu_time: CPU seconds of the calling thread for the whole move (0 = none),
             ``time.thread_time``: unlike ``time``, it does not shrink when other
             processes share the cores.
+        cooperative: the seats are one team (``Game.cooperative``, e.g. against
+            Foundations of Rome's Consul): leaves are worth the shared score to every
+            seat and every seat maximizes it, so any algorithm searches as max^n (the
+            paranoid and best-reply opponent models would make teammates adversaries).
 
     Returns:
         The :class:`SearchResult`.
@@ -164,9 +169,14 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
     # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
     # sub-moves only, against paranoid's 4).
-    maxn = workspace.algorithm == MAXN and n_players > 2
-    settings = workspace.begin(PARANOID if workspace.algorithm == MAXN and not maxn
-                               else workspace.algorithm)
+    maxn = (workspace.algorithm == MAXN and n_players > 2) or (cooperative and n_players > 1)
+    if maxn:
+        algorithm = MAXN
+    elif workspace.algorithm == MAXN:
+        algorithm = PARANOID
+    else:
+        algorithm = workspace.algorithm
+    settings = workspace.begin(algorithm, cooperative)
     buffers = workspace.buffers
     st = buffers.stats
     n_root = prepare_root(tag, array, rng, buffers)

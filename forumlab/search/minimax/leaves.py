@@ -5,7 +5,11 @@ final ``scores`` as ``score[p] - max(score[q] for q != p)``, the same "my score 
 the best other" margin that Forum Romanum's heuristic estimates, so exact and
 estimated leaves compare on one scale. A proven win is therefore not worth more than
 an estimated lead of the same size; this is deliberate (the games are scored, and a
-margin is what the heuristic predicts). Leaf values are rounded to multiples of
+margin is what the heuristic predicts). In a cooperative game (``Game.cooperative``:
+the seats are one team against an automaton) every seat's score is the team's shared
+value, so a margin over the other seats would be 0 for everyone; there the leaf value
+is the score itself, on the scale of the heuristic (which estimates the same shared
+value in such games). Leaf values are rounded to multiples of
 2**-20 (:func:`quantize`) so that equal evaluations that differ only by float
 rounding noise are true ties.
 """
@@ -28,10 +32,11 @@ def quantize(v):
 
 
 @njit(cache=True, inline="always")
-def _margin(buf, p, n):
+def _margin(buf, p, n, cooperative):
     """buf[p] minus the best other entry of buf[:n]; buf[p] itself when there is no
-    other seat (a solo game, e.g. one human against Foundations of Rome's Consul)."""
-    if n == 1:
+    other seat (a solo game, e.g. one human against Foundations of Rome's Consul) or
+    when the seats are one team (``cooperative``: every entry is the shared value)."""
+    if n == 1 or cooperative:
         return buf[p]
     best = -np.inf
     for q in range(n):
@@ -41,22 +46,24 @@ def _margin(buf, p, n):
 
 
 @njit(cache=True)
-def leaf_value(tag, s, player, scratch):
-    """Value of s for player: exact score margin if terminal, else the heuristic."""
+def leaf_value(tag, s, player, scratch, cooperative):
+    """Value of s for player: exact score margin if terminal (the shared score in a
+    cooperative game), else the heuristic."""
     if is_terminal(tag, s):
         scores(tag, s, scratch)
-        return quantize(_margin(scratch, player, num_players(s)))
+        return quantize(_margin(scratch, player, num_players(s), cooperative))
     return quantize(heuristic(tag, s, player))
 
 
 @njit(cache=True)
-def leaf_vector(tag, s, out, scratch):
-    """Per-player values of s into out[:n] (exact margins if terminal)."""
+def leaf_vector(tag, s, out, scratch, cooperative):
+    """Per-player values of s into out[:n] (exact margins if terminal; the shared
+    score in a cooperative game)."""
     n = num_players(s)
     if is_terminal(tag, s):
         scores(tag, s, scratch)
         for p in range(n):
-            out[p] = quantize(_margin(scratch, p, n))
+            out[p] = quantize(_margin(scratch, p, n, cooperative))
     else:
         for p in range(n):
             out[p] = quantize(heuristic(tag, s, p))

@@ -52,7 +52,7 @@ def pick(mv, ky, i, n):
 
 
 @njit(cache=True)
-def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move):
+def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move, cooperative):
     """Ordering keys (high first) of the n moves at ply into buffers.move_keys[ply]:
     TT move, then one-ply look-ahead value (sign * the root player's value) at nodes
     with at least order_depth plies left, else killers and history. The look-ahead
@@ -74,7 +74,7 @@ def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move):
         elif lookahead:
             copy_into(child, s)
             apply_move(tag, child, m)
-            ky[i] = sign * leaf_value(tag, child, root, scratch)
+            ky[i] = sign * leaf_value(tag, child, root, scratch, cooperative)
         elif m == k0:
             ky[i] = _KILLER0
         elif m == k1:

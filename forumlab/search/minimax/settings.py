@@ -33,7 +33,7 @@ HISTORY_BITS = 16  # the history table has 2**HISTORY_BITS entries, indexed by a
 
 class SearchSettings(NamedTuple):
     """What one search does, fixed for its whole iterative deepening (numba reads it
-    as a tuple of five int64; Python ints are required, so the type never varies).
+    as a tuple of six int64; Python ints are required, so the type never varies).
 
     Attributes:
         algorithm: PARANOID, MAXN or BRS (max^n with two players runs as PARANOID).
@@ -43,6 +43,8 @@ class SearchSettings(NamedTuple):
         tt_mask: transposition-table index mask, -1 = no table.
         generation: this search's stamp in the table; entries of other searches are
             treated as empty.
+        cooperative: 1 when the seats are one team (terminal leaves are worth the
+            shared score, not a margin over the other seats), else 0.
     """
 
     algorithm: int
@@ -50,3 +52,4 @@ class SearchSettings(NamedTuple):
     order_depth: int
     tt_mask: int
     generation: int
+    cooperative: int
