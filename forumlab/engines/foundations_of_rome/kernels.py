@@ -75,9 +75,11 @@ from .data import (
     P_QUAESTOR,
     P_TRIBUNUS,
 )
-from .free_actions import random_trade, trade_total, trades_open
+from .free_actions import do_answer, random_trade, trade_total, trades_open
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
+    ANSWER_NO,
+    ANSWER_YES,
     BUILT,
     CELL_BLD,
     CONSUL,
@@ -99,6 +101,8 @@ from .layout import (
     MOD_TRADING,
     MODULES,
     N_PLAYERS,
+    OFFER,
+    PH_ANSWER,
     PH_FINAL,
     PH_OVER,
     PH_PLAY,
@@ -126,6 +130,11 @@ from .scoring import (
     markers_on_board,
 )
 from .setup import new_state  # noqa: F401
+
+# What a pending offer costs the heuristic: an offer that gains nothing (refused, or an
+# even swap) must not tie with a main action that gains nothing either (Income on 40+
+# silver), or greedy would pick one of the thousands of tied offers at random.
+OFFER_COST = 1e-6
 
 MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
 
@@ -308,9 +317,8 @@ def _consul_value(s, eras_left, best_pop):
 
 
 @njit(cache=True)
-def heuristic(s, player):
-    """The player's value minus the best other seat's (VP scale); in a Consul game the
-    team's: the lowest seat value minus the Consul's (every seat shares it)."""
+def _settled_heuristic(s, player):
+    """The heuristic of a position without a pending offer (see :func:`heuristic`)."""
     eras_left = 0.0
     if s[PHASE] != PH_OVER:
         eras_left = 4.0 - s[ERA]
@@ -324,11 +332,59 @@ def heuristic(s, player):
         for q in range(s[N_PLAYERS]):
             worst = min(worst, _value(s, q, eras_left, best_pop))
         return worst - _consul_value(s, eras_left, best_pop)
-    mine = _value(s, player, eras_left, 0)
-    best = -1e18
+    vals = np.empty(s[N_PLAYERS], dtype=np.float64)
+    _seat_values(s, eras_left, vals)
+    return _margin(vals, player)
+
+
+@njit(cache=True)
+def _seat_values(s, eras_left, out):
+    """Every seat's :func:`_value` (a game without the Consul) into out."""
     for q in range(s[N_PLAYERS]):
-        if q != player:
-            v = _value(s, q, eras_left, 0)
-            if v > best:
-                best = v
-    return mine - best
+        out[q] = _value(s, q, eras_left, 0)
+
+
+@njit(cache=True)
+def _margin(vals, player):
+    """The player's value minus the best other seat's."""
+    best = -1e18
+    for q in range(vals.shape[0]):
+        if q != player and vals[q] > best:
+            best = vals[q]
+    return vals[player] - best
+
+
+@njit(cache=True)
+def _offer_heuristic(s, player):
+    """A position with a pending offer, valued as the partner will most likely answer:
+    the outcome (items swapped, or not) its own heuristic prefers, refusal on a tie,
+    which is what a greedy partner answers, less :data:`OFFER_COST`. Without this an
+    offer looked like a pass (nothing changes until the answer), so greedy never
+    offered."""
+    partner = s[OFFER + 1]
+    accepted = s.copy()
+    do_answer(accepted, ANSWER_YES)
+    refused = s.copy()
+    do_answer(refused, ANSWER_NO)
+    if s[CONSUL] != 0:  # a shared value (the spec allows no trading with the Consul)
+        yes = _settled_heuristic(accepted, partner)
+        no = _settled_heuristic(refused, partner)
+        return (yes if yes > no else no) - OFFER_COST
+    eras_left = 4.0 - s[ERA]
+    yes = np.empty(s[N_PLAYERS], dtype=np.float64)
+    no = np.empty(s[N_PLAYERS], dtype=np.float64)
+    _seat_values(accepted, eras_left, yes)
+    _seat_values(refused, eras_left, no)
+    if _margin(yes, partner) > _margin(no, partner):
+        return _margin(yes, player) - OFFER_COST
+    return _margin(no, player) - OFFER_COST
+
+
+@njit(cache=True)
+def heuristic(s, player):
+    """The player's value minus the best other seat's (VP scale); in a Consul game the
+    team's: the lowest seat value minus the Consul's (every seat shares it). A pending
+    offer counts as answered the way the partner's own heuristic prefers."""
+    if s[PHASE] == PH_ANSWER:
+        return _offer_heuristic(s, player)
+    return _settled_heuristic(s, player)
