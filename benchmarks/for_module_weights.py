@@ -2,11 +2,11 @@
 defaults, 4 players, every module, one new seat against three default seats, the new
 seat in every position on the same game seeds (paired). Prints JSON.
 
-    PYTHONPATH=$PWD python -m benchmarks.for_module_weights --weights 1.0,3,1.5,1,1 \
+    PYTHONPATH=$PWD python -m benchmarks.for_module_weights --weights 1.0,3,1.5,1,1,0 \
         --seeds 25 --seed 100
 
 ``--weights`` lists the entries of ``kernels.MODULE_WEIGHTS`` (objective VP, Augur,
-unused invocation, ongoing invocations, roles). Every seat plays one-ply greedy on a
+unused invocation, ongoing invocations, roles, accepted offer). Every seat plays one-ply greedy on a
 determinized view of its own seat (as agents see the game), random tie-break; one
 process, one core.
 """

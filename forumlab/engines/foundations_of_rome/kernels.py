@@ -141,9 +141,11 @@ OFFER_COST = 1e-6
 # docs/search-notebook.md, "Foundations of Rome module heuristic"): W_OBJECTIVES per VP
 # of the objectives met now, W_AUGUR per objective met with Augur, W_UNUSED on top of an
 # unused invocation's VP (a use still to come), W_ONGOING and W_ROLE scale the estimates
-# of ongoing invocations' and roles' effects until the end.
-W_OBJECTIVES, W_AUGUR, W_UNUSED, W_ONGOING, W_ROLE = 0, 1, 2, 3, 4
-MODULE_WEIGHTS = np.array([0.8, 3.0, 1.5, 1.0, 1.0])
+# of ongoing invocations' and roles' effects until the end; W_OFFER is added for the
+# proposer of an offer that the partner accepts and that gains it something (its main
+# action still follows, which the heuristic cannot see).
+W_OBJECTIVES, W_AUGUR, W_UNUSED, W_ONGOING, W_ROLE, W_OFFER = 0, 1, 2, 3, 4, 5
+MODULE_WEIGHTS = np.array([0.8, 3.0, 1.5, 1.0, 1.0, 0.0])
 
 MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
 
@@ -369,9 +371,10 @@ def _margin(vals, player):
 def _offer_heuristic(s, player, w):
     """A position with a pending offer, valued as the partner will most likely answer:
     the outcome (items swapped, or not) its own heuristic prefers, refusal on a tie,
-    which is what a greedy partner answers, less :data:`OFFER_COST`. Without this an
-    offer looked like a pass (nothing changes until the answer), so greedy never
-    offered."""
+    which is what a greedy partner answers, less :data:`OFFER_COST` (plus ``W_OFFER``
+    for the proposer of an accepted offer that helps it). Without this an offer looked
+    like a pass (nothing changes until the answer), so greedy offered only where it
+    would have passed."""
     partner = s[OFFER + 1]
     accepted = s.copy()
     do_answer(accepted, ANSWER_YES)
@@ -387,7 +390,10 @@ def _offer_heuristic(s, player, w):
     _seat_values(accepted, eras_left, w, yes)
     _seat_values(refused, eras_left, w, no)
     if _margin(yes, partner) > _margin(no, partner):
-        return _margin(yes, player) - OFFER_COST
+        value = _margin(yes, player)
+        if player == s[OFFER] and value > _margin(no, player):
+            value += w[W_OFFER]
+        return value - OFFER_COST
     return _margin(no, player) - OFFER_COST
 
 
