@@ -13,6 +13,7 @@ process, one core.
 import argparse
 import json
 import math
+import sys
 
 import numpy as np
 from numba import njit
@@ -64,9 +65,14 @@ def main():
     ap.add_argument("--seeds", type=int, default=25, help="game seeds (4 games each)")
     ap.add_argument("--seed", type=int, default=100, help="first game seed")
     args = ap.parse_args()
-    new = np.array([float(x) for x in args.weights.split(",")])
-    if new.shape != kernels.MODULE_WEIGHTS.shape:
-        raise SystemExit(f"error: --weights needs {kernels.MODULE_WEIGHTS.size} numbers")
+    try:
+        new = np.array([float(x) for x in args.weights.split(",")])
+    except ValueError:
+        new = np.empty(0)
+    if new.shape != kernels.MODULE_WEIGHTS.shape or args.seeds < 1:
+        print(f"error: --weights needs {kernels.MODULE_WEIGHTS.size} comma-separated numbers and --seeds "
+              f"at least 1", file=sys.stderr)
+        sys.exit(2)
     game = create_game("foundations-of-rome", {"players": 4, "modules": MODULES})
     rng = make_rng(args.seed)
     wins, margins, plies = 0.0, [], []

@@ -1,5 +1,6 @@
-"""Foundations of Rome's heuristic values a pending trade offer as the partner will
-answer it, so one-ply greedy offers the trades a greedy partner accepts and that help it.
+"""Foundations of Rome's module heuristic: a pending trade offer is valued as the partner
+will answer it, so one-ply greedy offers the trades a greedy partner accepts and that help
+it; the module weights can be changed for tuning (benchmarks/for_module_weights.py).
 
 The positions are the 4-player trading opening with a blank city (nobody owns a lot)
 and deeds priced out of reach (99 silver), so Income is the only main action and only
@@ -8,8 +9,12 @@ silver (more than 40 is worth nothing more to the heuristic, so Income gains it 
 and paying $6 costs it 0.1), seat 2 leads by 20 VP (so no trade between seats 0 and 1
 changes the leader), and each seat holds two 2-VP favor tokens.
 """
-import numpy as np
+import json
 
+import numpy as np
+import pytest
+
+from benchmarks import for_module_weights
 from forumlab.agents.registry import create_agent
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
@@ -84,3 +89,36 @@ def test_a_pending_offer_is_valued_as_the_partner_answers_it():
             if answer == "N":
                 assert abs(got - settled[p] + kernels.OFFER_COST) < 1e-12
     assert np.array_equal(state.array, _opening([45, 0, 60, 60])[1].array)
+
+
+def test_the_offer_weight_adds_to_the_proposer_of_an_accepted_offer_that_helps_it_only():
+    _, state = _opening([45, 0, 60, 60])
+    w = kernels.MODULE_WEIGHTS.copy()
+    w[kernels.W_OFFER] = 2.0
+    helps = state.copy().play("T1:$6/F2")  # accepted, +1.9 for seat 0
+    refused = state.copy().play("T1:$5/F2")
+    for p in range(4):
+        extra = 2.0 if p == 0 else 0.0
+        assert abs(kernels.heuristic_with(helps.array, p, w) - kernels.heuristic(helps.array, p) - extra) < 1e-12
+        assert kernels.heuristic_with(refused.array, p, w) == kernels.heuristic(refused.array, p)
+        assert kernels.heuristic_with(state.array, p, kernels.MODULE_WEIGHTS) == kernels.heuristic(state.array, p)
+
+
+@pytest.mark.parametrize("argv", [["--weights", "1,2"], ["--weights", "a,b,c,d,e,f"],
+                                  ["--weights", "0.8,3,1.5,1,1,0", "--seeds", "0"]])
+def test_the_weight_benchmark_rejects_bad_input_with_one_line_and_exit_2(argv, monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["for_module_weights", *argv])
+    with pytest.raises(SystemExit) as exit_:
+        for_module_weights.main()
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_the_weight_benchmark_plays_the_new_seat_in_every_position(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["for_module_weights", "--weights", "0.8,3,3,1,1,0", "--seeds", "1"])
+    for_module_weights.main()
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 4 and out["weights"][2] == 3.0 and out["defaults"][2] == 1.5
+    assert 0 <= out["new_seat_win_rate"] <= 1 and out["plies"] > 100
