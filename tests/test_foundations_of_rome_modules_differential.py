@@ -16,7 +16,7 @@ import pytest
 from forumlab.core.registry import create_game
 from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
 
-from .for_modules_summary import compare, reference_summary, summary
+from .for_summary import disagreement
 
 ALL = ["monuments", "trading", "stealing", "objectives", "invocations", "roles"]
 RESULT_KEYS = ("scores", "ranks", "winners", "plies", "terminal", "truncated", "silver", "population",
@@ -41,7 +41,7 @@ def play_both(config: dict, seed: int, pick=choose) -> int:
     while True:
         where = f"{config} seed {seed} ply {ply}"
         assert state.is_terminal == ref.is_terminal(), where
-        diff = compare(summary(state.array), reference_summary(ref))
+        diff = disagreement(state.array, ref)
         assert not diff, f"{where}: {diff}"
         if state.is_terminal:
             break
@@ -129,12 +129,12 @@ def test_engines_agree_on_agent_games_with_every_module(spec):
         while not state.is_terminal:
             where = f"{config} seed {seed} ply {len(state.history)}"
             assert sorted(state.legal_move_texts()) == sorted(ref.legal_moves()), where
-            diff = compare(summary(state.array), reference_summary(ref))
+            diff = disagreement(state.array, ref)
             assert not diff, f"{where}: {diff}"
             text = game.format_move(state.array, agents[state.current_player].choose(state))
             state.play(text)
             ref.play(text)
-        assert not compare(summary(state.array), reference_summary(ref))
+        assert not disagreement(state.array, ref)
         res, expected = state.result(), ref.result()
         for key in RESULT_KEYS:
             assert res.get(key) == expected.get(key), key

@@ -75,9 +75,11 @@ from .data import (
     P_QUAESTOR,
     P_TRIBUNUS,
 )
-from .free_actions import random_trade, trade_total, trades_open
+from .free_actions import do_answer, random_trade, trade_total, trades_open
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
+    ANSWER_NO,
+    ANSWER_YES,
     BUILT,
     CELL_BLD,
     CONSUL,
@@ -99,6 +101,8 @@ from .layout import (
     MOD_TRADING,
     MODULES,
     N_PLAYERS,
+    OFFER,
+    PH_ANSWER,
     PH_FINAL,
     PH_OVER,
     PH_PLAY,
@@ -126,6 +130,22 @@ from .scoring import (
     markers_on_board,
 )
 from .setup import new_state  # noqa: F401
+
+# What a pending offer costs the heuristic: an offer that gains nothing (refused, or an
+# even swap) must not tie with a main action that gains nothing either (Income on 40+
+# silver), or greedy would pick one of the thousands of tied offers at random.
+OFFER_COST = 1e-6
+
+# Weights of the module assets in the heuristic (:func:`_module_value`), one vector so
+# that a tuning script can play one weighting against another (:func:`heuristic_with`;
+# docs/search-notebook.md, "Foundations of Rome module heuristic"): W_OBJECTIVES per VP
+# of the objectives met now, W_AUGUR per objective met with Augur, W_UNUSED on top of an
+# unused invocation's VP (a use still to come), W_ONGOING and W_ROLE scale the estimates
+# of ongoing invocations' and roles' effects until the end; W_OFFER is added for the
+# proposer of an offer that the partner accepts and that gains it something (its main
+# action still follows, which the heuristic cannot see).
+W_OBJECTIVES, W_AUGUR, W_UNUSED, W_ONGOING, W_ROLE, W_OFFER = 0, 1, 2, 3, 4, 5
+MODULE_WEIGHTS = np.array([0.8, 3.0, 1.5, 1.0, 1.0, 0.0])
 
 MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | MOD_ROLES
 
@@ -187,12 +207,13 @@ def scores(s, out):
 
 
 @njit(cache=True)
-def _value(s, p, eras_left, best_pop):
+def _value(s, p, eras_left, best_pop, w):
     """A seat's VP plus a rough worth of what it will score in the era scorings left:
     population, civic buildings, commercial silver and tray VP per scoring, silver
     (worth less once there is plenty), and lots (empty ones are future buildings);
     with the modules also their assets (:func:`_module_value`). ``best_pop`` is the
-    highest population (the Consul's included) for a Consul game's population rule."""
+    highest population (the Consul's included) for a Consul game's population rule;
+    ``w`` the module weights (:data:`MODULE_WEIGHTS`)."""
     n = s[SIZE]
     civic = 0
     tray = 0
@@ -231,12 +252,12 @@ def _value(s, p, eras_left, best_pop):
     lots = empty * (1.0 + 0.7 * eras_left) + 0.5 * built
     value = s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
     if s[MODULES] & MODULE_ASSETS:
-        value += _module_value(s, p, eras_left, empty, n_civic, n_comm)
+        value += _module_value(s, p, eras_left, empty, n_civic, n_comm, w)
     return value
 
 
 @njit(cache=True)
-def _module_value(s, p, eras_left, empty, n_civic, n_comm):
+def _module_value(s, p, eras_left, empty, n_civic, n_comm, w):
     """The worth of a seat's module assets: favor tokens (their end VP), objective
     progress (the VP of objectives met now, Augur's share), held invocations (unused:
     their VP and a use to come; ongoing: what they will still give) and its role's
@@ -249,43 +270,44 @@ def _module_value(s, p, eras_left, empty, n_civic, n_comm):
     if mods & MOD_OBJECTIVES:
         f = np.zeros(17, dtype=np.int64)
         count, vp = objectives_met(s, p, f)
-        value += 0.8 * vp + (3.0 * count if augur else 0.0)
+        value += w[W_OBJECTIVES] * vp + (w[W_AUGUR] * count if augur else 0.0)
     if mods & MOD_INVOCATIONS:
         for g in range(1, N_INVOCATIONS + 1):
             if s[INV_HOLDER + g] != p:
                 continue
             status = s[INV_STATUS + g]
             if status == INV_UNUSED:
-                value += INVOCATION_VP[g] + 1.5
+                value += INVOCATION_VP[g] + w[W_UNUSED]
             elif status == INV_ONGOING:
                 if g == G_CERES:
-                    value += 0.7 * eras_left * 2
+                    value += w[W_ONGOING] * 0.7 * eras_left * 2
                 elif g == G_APOLLO:
-                    value += 1.0 * eras_left
+                    value += w[W_ONGOING] * eras_left
                 elif g == G_MINERVA:
-                    value += eras_left * n_civic
+                    value += w[W_ONGOING] * eras_left * n_civic
                 elif g == G_QUIRINUS:
-                    value += empty
+                    value += w[W_ONGOING] * empty
     role = s[ROLE + p]
+    r = 0.0
     if role == P_MERCATOR:
-        value += 0.7 * eras_left * 2
+        r = 0.7 * eras_left * 2
     elif role == P_AEDILIS:
-        value += eras_left * n_civic
+        r = eras_left * n_civic
     elif role == P_NEGOTIATOR:
-        value += eras_left * n_comm
+        r = eras_left * n_comm
     elif role == P_CENSOR:
-        value += 1.0 * eras_left
+        r = 1.0 * eras_left
     elif role == P_PRAETOR and not has_ongoing(s, p, G_QUIRINUS):
-        value += empty
+        r = empty
     elif role == P_QUAESTOR:
         # capped: an unbounded worth of silver made greedy Quaestors take Income
         # forever instead of buying the deeds that end the era
-        value += min(s[SILVER + p], 30) / 3.0
+        r = min(s[SILVER + p], 30) / 3.0
     elif role == P_PONTIFEX:
-        value += 2.0 * n_civic
+        r = 2.0 * n_civic
     elif role == P_TRIBUNUS or role == P_LEGATUS or role == P_FABER:
-        value += 1.0 * eras_left
-    return value
+        r = 1.0 * eras_left
+    return value + w[W_ROLE] * r
 
 
 @njit(cache=True)
@@ -308,9 +330,8 @@ def _consul_value(s, eras_left, best_pop):
 
 
 @njit(cache=True)
-def heuristic(s, player):
-    """The player's value minus the best other seat's (VP scale); in a Consul game the
-    team's: the lowest seat value minus the Consul's (every seat shares it)."""
+def _settled_heuristic(s, player, w):
+    """The heuristic of a position without a pending offer (see :func:`heuristic`)."""
     eras_left = 0.0
     if s[PHASE] != PH_OVER:
         eras_left = 4.0 - s[ERA]
@@ -322,13 +343,71 @@ def heuristic(s, player):
             best_pop = max(best_pop, s[POP + q])
         worst = 1e18
         for q in range(s[N_PLAYERS]):
-            worst = min(worst, _value(s, q, eras_left, best_pop))
+            worst = min(worst, _value(s, q, eras_left, best_pop, w))
         return worst - _consul_value(s, eras_left, best_pop)
-    mine = _value(s, player, eras_left, 0)
-    best = -1e18
+    vals = np.empty(s[N_PLAYERS], dtype=np.float64)
+    _seat_values(s, eras_left, w, vals)
+    return _margin(vals, player)
+
+
+@njit(cache=True)
+def _seat_values(s, eras_left, w, out):
+    """Every seat's :func:`_value` (a game without the Consul) into out."""
     for q in range(s[N_PLAYERS]):
-        if q != player:
-            v = _value(s, q, eras_left, 0)
-            if v > best:
-                best = v
-    return mine - best
+        out[q] = _value(s, q, eras_left, 0, w)
+
+
+@njit(cache=True)
+def _margin(vals, player):
+    """The player's value minus the best other seat's."""
+    best = -1e18
+    for q in range(vals.shape[0]):
+        if q != player and vals[q] > best:
+            best = vals[q]
+    return vals[player] - best
+
+
+@njit(cache=True)
+def _offer_heuristic(s, player, w):
+    """A position with a pending offer, valued as the partner will most likely answer:
+    the outcome (items swapped, or not) its own heuristic prefers, refusal on a tie,
+    which is what a greedy partner answers, less :data:`OFFER_COST` (plus ``W_OFFER``
+    for the proposer of an accepted offer that helps it). Without this an offer looked
+    like a pass (nothing changes until the answer), so greedy offered only where it
+    would have passed."""
+    partner = s[OFFER + 1]
+    accepted = s.copy()
+    do_answer(accepted, ANSWER_YES)
+    refused = s.copy()
+    do_answer(refused, ANSWER_NO)
+    if s[CONSUL] != 0:  # a shared value (the spec allows no trading with the Consul)
+        yes = _settled_heuristic(accepted, partner, w)
+        no = _settled_heuristic(refused, partner, w)
+        return (yes if yes > no else no) - OFFER_COST
+    eras_left = 4.0 - s[ERA]
+    yes = np.empty(s[N_PLAYERS], dtype=np.float64)
+    no = np.empty(s[N_PLAYERS], dtype=np.float64)
+    _seat_values(accepted, eras_left, w, yes)
+    _seat_values(refused, eras_left, w, no)
+    if _margin(yes, partner) > _margin(no, partner):
+        value = _margin(yes, player)
+        if player == s[OFFER] and value > _margin(no, player):
+            value += w[W_OFFER]
+        return value - OFFER_COST
+    return _margin(no, player) - OFFER_COST
+
+
+@njit(cache=True)
+def heuristic(s, player):
+    """The player's value minus the best other seat's (VP scale); in a Consul game the
+    team's: the lowest seat value minus the Consul's (every seat shares it). A pending
+    offer counts as answered the way the partner's own heuristic prefers."""
+    return heuristic_with(s, player, MODULE_WEIGHTS)
+
+
+@njit(cache=True)
+def heuristic_with(s, player, w):
+    """:func:`heuristic` with other module weights ``w`` (see :data:`MODULE_WEIGHTS`)."""
+    if s[PHASE] == PH_ANSWER:
+        return _offer_heuristic(s, player, w)
+    return _settled_heuristic(s, player, w)

@@ -1,5 +1,6 @@
 """The numba Foundations of Rome state in the reference engine's ``summary()`` terms,
-modules and the Consul included (shared by the module differential and hidden tests)."""
+modules and the Consul included, and the comparison of the two engines' states (shared
+by the base and the module differential tests)."""
 import numpy as np
 
 from forumlab.engines.foundations_of_rome import layout as L
@@ -125,3 +126,9 @@ def compare(mine: dict, theirs: dict) -> dict:
         if got != value:
             diff[key] = (got, value)
     return diff
+
+
+def disagreement(array: np.ndarray, ref) -> dict:
+    """Where the numba state and the reference's state differ, {key: (numba, reference)}
+    over every field the reference's summary holds (empty when they agree)."""
+    return compare(summary(array), reference_summary(ref))
