@@ -165,12 +165,40 @@ class _Position:
     copies the position only, never the (shared, immutable) game objects.
     """
 
-    __slots__ = ("game", "state", "chains")
+    __slots__ = ("game", "state", "chains", "facts_ply", "player", "legal")
 
     def __init__(self, game: SpielGame, state: State | None = None):
         self.game = game
         self.state = state
         self.chains: dict[int, list[str]] = {}  # per seat: SpielState.observation_digests
+        # OpenSpiel asks for the player to move several times a ply (MCTSBot: five);
+        # kept until the next move (facts_ply: the history length they are for)
+        self.facts_ply = -1
+        self.player = 0
+        self.legal: list[int] | None = None
+
+    def current_player(self) -> int:
+        """The seat to move or ``PlayerId.TERMINAL``, computed once per ply."""
+        state = self.get()
+        if self.facts_ply != len(state.history):
+            self.facts_ply = len(state.history)
+            self.player = pyspiel.PlayerId.TERMINAL if state.is_terminal else state.current_player
+            self.legal = None
+        return self.player
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to move (empty at the end), computed once per ply."""
+        if self.current_player() < 0:
+            return []
+        if self.legal is None:
+            self.legal = self.state.legal_actions().tolist()
+        return self.legal
+
+    def play(self, action: int) -> None:
+        """Play an action (``State.play`` checks it is legal)."""
+        state = self.get()
+        state.play(state.action_to_move(action))
+        self.facts_ply = -1
 
     def get(self) -> State:
         """The forumlab state, made from the game's next seed on first use."""
@@ -200,17 +228,15 @@ class SpielState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to move, or ``pyspiel.PlayerId.TERMINAL``."""
-        if self.forumlab_state.is_terminal:
-            return pyspiel.PlayerId.TERMINAL
-        return self.forumlab_state.current_player
+        return self._position.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.forumlab_state.is_terminal or player != self.forumlab_state.current_player:
+        if player != self._position.current_player():
             return []
-        return self.forumlab_state.legal_actions().tolist()
+        return self._position.legal_actions()
 
     def _apply_action(self, action: int) -> None:
-        self.forumlab_state.play(self.forumlab_state.action_to_move(int(action)))
+        self._position.play(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.forumlab_state
@@ -221,7 +247,7 @@ class SpielState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.forumlab_state.is_terminal
+        return self._position.current_player() == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         """``State.returns()``: 0 until the end, then values in [-1, 1] by rank."""
