@@ -38,6 +38,8 @@ def test_the_seed_parameter_fixes_the_game_and_the_default_varies_it():
     again = pyspiel.load_game("python_forumlab_forma", {"players": 2})
     assert str(again.new_initial_state()) == str(pyspiel.load_game(
         "python_forumlab_forma", {"players": 2}).new_initial_state())
+    with pytest.raises(ValueError, match="seed must be -1"):
+        pyspiel.load_game("python_forumlab_forma", {"players": 2, "seed": -5})
 
 
 def test_hidden_information_reaches_openspiel_only_as_the_seats_view():

@@ -40,6 +40,9 @@ Games registered later (``forumlab.core.registry.register_game``) are added by
 - Observers (``make_observation``) give one seat's whole view: ``public_info=True`` and,
   in a hidden-information game, ``private_info=SINGLE_PLAYER`` (others are refused).
 - ``str(state)`` is the board (the whole table, for a spectator).
+- Not supported: OpenSpiel's state serialization (``serialize_game_and_state``,
+  ``random_sim_test(serialize=True)``), which for a ``SAMPLED_STOCHASTIC`` game asks for
+  the RNG state (``GetRNGState``); keep ``forumlab_state.seed`` and the actions instead.
 """
 from __future__ import annotations
 
@@ -129,6 +132,8 @@ class SpielGame(pyspiel.Game):
         )
         super().__init__(self.game_type, info, params)
         self._fixed_seed = int(params.get("seed", -1))
+        if self._fixed_seed < -1:  # it would have meant -1 (a new seed per game) silently
+            raise ValueError(f"seed must be -1 (a new seed per game) or 0..2**31 - 1, not {self._fixed_seed}")
         self._seeds = np.random.default_rng(0)
 
     def new_initial_state(self) -> SpielState:
