@@ -154,7 +154,8 @@ def match(ours_spec: str, games: int, players: int, seed: int, simulations: int,
 @click.option("--mode", type=click.Choice(["time", "simulations"]), default="time", show_default=True,
               help="equal wall time per move, or equal simulations per move")
 @click.option("--games", default=20, show_default=True, help="games per spec of ours (seats alternate)")
-@click.option("--seconds", default=0.1, show_default=True, help="time mode: wall seconds per move for both sides")
+@click.option("--seconds", default=0.1, show_default=True,
+              help="time mode: wall seconds per move for both sides")
 @click.option("--simulations", default=100, show_default=True,
               help="simulations mode: MCTSBot's max_simulations and our iterations")
 @click.option("--players", default=2, show_default=True)

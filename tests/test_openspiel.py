@@ -5,12 +5,12 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install '.[openspiel]')")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 from forumlab.agents.registry import create_agent  # noqa: E402
 from forumlab.core.registry import game_names, get_game_class  # noqa: E402
 from forumlab.core.rng import make_rng  # noqa: E402
 from forumlab.interop.openspiel import SpielState, register_games, short_name  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -10,14 +10,14 @@ Observation (hidden information: built from ``Game.observation``, so the piles' 
 other seats' unseen hand cards and pending picks never reach it): a float32 vector of
 ``players + STATE_SIZE - 451 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,055
 since the modules: players + 1,623, so 1,625 at 2 players ... 1,628 at 5; the module
-slots are zero in a game without that module): the seat
-one-hot; every plain slot of :mod:`.layout` in slot order (counters, deed board, pile
-positions and lengths, the owner-and-instance id of each lot, silver, VP, population,
-supplies, VP by source, display, other seats' hands as the sorted cards this seat has
-seen, -2 unseen, -1 empty, then the module slots; the seed, the RNG word, the piles
-(blanked for every seat) and all 128 seen-masks (blanked for every seat) are left out); then per seat 0-4 its owned-lots board and its built
-board, 100 lots each (lot ``i`` = row ``i // 10``, column ``i % 10``, whatever the city
-size); the 19 monument-built flags.
+slots are zero in a game without that module): the seat one-hot; every plain slot of
+:mod:`.layout` in slot order (counters, deed board, pile positions and lengths, the
+owner-and-instance id of each lot, silver, VP, population, supplies, VP by source,
+display, other seats' hands as the sorted cards this seat has seen, -2 unseen, -1 empty,
+then the module slots; the seed, the RNG word, the piles and all 128 seen-masks, which
+``Game.observation`` blanks for every seat, are left out); then per seat 0-4 its
+owned-lots board and its built board, 100 lots each (lot ``i`` = row ``i // 10``, column
+``i % 10``, whatever the city size); the 19 monument-built flags.
 """
 from __future__ import annotations
 
