@@ -5,11 +5,12 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install '.[openspiel]')")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 from forumlab.agents.registry import create_agent  # noqa: E402
 from forumlab.core.registry import game_names, get_game_class  # noqa: E402
 from forumlab.core.rng import make_rng  # noqa: E402
-from forumlab.interop.openspiel import register_games, short_name  # noqa: E402
+from forumlab.interop.openspiel import SpielState, register_games, short_name  # noqa: E402
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -19,6 +20,13 @@ def test_random_sim_test_passes(name):
     game = pyspiel.load_game(short_name(name), {"players": players})
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    assert game.get_type().provides_information_state_tensor
+    shape = list(game.forumlab_game.observation_shape)
+    assert game.information_state_tensor_shape() == shape == game.observation_tensor_shape()
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[-1])
+    for seat in range(players):
+        assert np.array_equal(state.information_state_tensor(seat), state.forumlab_state.observation(seat))
 
 
 def test_the_seed_parameter_fixes_the_game_and_the_default_varies_it():
@@ -30,6 +38,8 @@ def test_the_seed_parameter_fixes_the_game_and_the_default_varies_it():
     again = pyspiel.load_game("python_forumlab_forma", {"players": 2})
     assert str(again.new_initial_state()) == str(pyspiel.load_game(
         "python_forumlab_forma", {"players": 2}).new_initial_state())
+    with pytest.raises(ValueError, match="seed must be -1"):
+        pyspiel.load_game("python_forumlab_forma", {"players": 2, "seed": -5})
 
 
 def test_hidden_information_reaches_openspiel_only_as_the_seats_view():
@@ -73,3 +83,62 @@ def test_openspiel_mcts_plays_forumlab_agents_through_the_adapter():
     assert bot_moves > 5
     assert sorted(state.returns()) in ([-1.0, 0.0, 1.0], [-1.0, 0.5, 0.5], [-0.5, -0.5, 1.0], [0.0, 0.0, 0.0])
     assert state.forumlab_state.result()["terminal"]
+
+
+def test_cloning_draws_no_seed_and_copies_the_position():
+    """OpenSpiel's clone makes a new initial state first; with seed = -1 that used to
+    draw the next seed, so the games of a run depended on how often it cloned."""
+    register_games()
+    quiet = pyspiel.load_game("python_forumlab_forma", {"players": 2})
+    busy = pyspiel.load_game("python_forumlab_forma", {"players": 2})
+    first = busy.new_initial_state()
+    assert str(first) == str(quiet.new_initial_state())
+    fresh = busy.new_initial_state()
+    twins = [first.clone(), fresh.clone()]  # also a clone of a state not yet used
+    assert str(twins[0]) == str(first) and str(twins[1]) == str(fresh)
+    assert str(quiet.new_initial_state()) == str(fresh)
+    assert str(quiet.new_initial_state()) == str(busy.new_initial_state())
+    twins[0].apply_action(twins[0].legal_actions()[0])
+    assert twins[0].history() != first.history() and str(twins[0]) != str(first)
+
+
+def _random_plies(state, rng, plies):
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("name", ["foundations-of-rome", "forum-trajanum"])
+def test_the_information_state_tensor_is_the_same_for_truths_the_seat_cannot_tell_apart(name):
+    register_games()
+    game = pyspiel.load_game(short_name(name), {"players": 3, "seed": 11})
+    state = game.new_initial_state()
+    rng, other_truths = np.random.default_rng(0), make_rng(5)
+    hidden_differs = 0
+    for _ in range(4):
+        for seat in range(3):
+            truth = state.forumlab_state
+            twin = truth.copy()  # another truth, consistent with everything the seat saw
+            truth.game.kernels.determinize(twin.array, seat, other_truths)
+            hidden_differs += int(not np.array_equal(twin.array, truth.array))
+            tensor = state.information_state_tensor(seat)
+            assert np.array_equal(SpielState(game, twin).information_state_tensor(seat), tensor)
+            assert np.array_equal(tensor, state.observation_tensor(seat))
+        _random_plies(state, rng, 7)
+    assert hidden_differs > 0  # the twins really were other truths
+
+
+def test_observers_through_make_observation_and_refused_types():
+    register_games()
+    game = pyspiel.load_game("python_forumlab_forum_trajanum", {"players": 2, "seed": 3})
+    state = game.new_initial_state()
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    info.set_from(state, 1)
+    assert np.array_equal(info.tensor, state.forumlab_state.observation(1))
+    assert info.string_from(state, 1) == state.information_state_string(1)
+    public = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one seat's whole view"):
+        make_observation(game, public)  # it would have been the seat's private view
+    board = pyspiel.load_game("python_forumlab_forum_romanum", {"players": 2})
+    assert make_observation(board, public).tensor.shape == tuple(board.forumlab_game.observation_shape)

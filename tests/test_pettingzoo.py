@@ -72,5 +72,12 @@ def test_render_ansi_is_the_board_and_an_illegal_action_is_refused():
     illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalMoveError, match="not legal"):
         e.step(illegal)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    for wrong in (None, legal + 0.5):  # not an action: refused, not truncated to one
+        with pytest.raises(IllegalMoveError, match="is not in 0"):
+            e.step(wrong)
+    assert e.unwrapped.state.history == []
+    e.step(np.int64(legal))
+    assert len(e.unwrapped.state.history) == 1
     with pytest.raises(ValueError, match="render_mode"):
         env("forma", render_mode="rgb_array")

@@ -133,7 +133,7 @@ class ForumlabAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self.state.action_to_move(int(action))
+        move = self.state.action_to_move(action)  # an int: refuses None, 3.7 (not truncated to 3)
         if move not in set(self.state.legal_moves().tolist()):
             raise IllegalMoveError(f"action {action} ({move}) is not legal for {agent}")
         text = self.game.format_move(self.state.array, move)

@@ -8,16 +8,16 @@ below ``BUILD_BASE``; most actions are never legal, which a mask handles.
 
 Observation (hidden information: built from ``Game.observation``, so the piles' order,
 other seats' unseen hand cards and pending picks never reach it): a float32 vector of
-``players + STATE_SIZE - 423 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,055
-since the modules: 1,653 at 2 players ... 1,656 at 5; the module slots are zero in a game
-without that module): the seat
-one-hot; every plain slot of :mod:`.layout` in slot order (counters, deed board, pile
-positions and lengths, the owner-and-instance id of each lot, silver, VP, population,
-supplies, VP by source, display, other seats' hands as the sorted cards this seat has
-seen, -2 unseen, -1 empty; the seed, the RNG word, the piles (blanked for every seat)
-and the seen-masks are left out); then per seat 0-4 its owned-lots board and its built
-board, 100 lots each (lot ``i`` = row ``i // 10``, column ``i % 10``, whatever the city
-size); the 19 monument-built flags.
+``players + STATE_SIZE - 451 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,055
+since the modules: players + 1,623, so 1,625 at 2 players ... 1,628 at 5; the module
+slots are zero in a game without that module): the seat one-hot; every plain slot of
+:mod:`.layout` in slot order (counters, deed board, pile positions and lengths, the
+owner-and-instance id of each lot, silver, VP, population, supplies, VP by source,
+display, other seats' hands as the sorted cards this seat has seen, -2 unseen, -1 empty,
+then the module slots; the seed, the RNG word, the piles and all 128 seen-masks, which
+``Game.observation`` blanks for every seat, are left out); then per seat 0-4 its
+owned-lots board and its built board, 100 lots each (lot ``i`` = row ``i // 10``, column
+``i % 10``, whatever the city size); the 19 monument-built flags.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from .layout import (
     BUILT,
     CELLS,
     MAX_PL_PER_SHAPE,
+    MAX_TRADES_OPT,
     MAXP,
     MON_BUILT,
     N_CODES,
@@ -40,6 +41,10 @@ from .layout import (
     SEEN,
 )
 
+# Every seen-mask slot: one per lot and, since the modules, per invocation card (100 + g).
+# Game.observation blanks all of them, so none may reach the tensor as a plain number.
+SEEN_SLOTS = MAX_TRADES_OPT - SEEN
+
 
 def action_space(game) -> ActionSpace:
     """Identity on the move codes up to the last build code."""
@@ -50,4 +55,4 @@ def observation_fields(game) -> list[Field]:
     """Lot boards unpacked; seed, RNG, piles and seen-masks left out."""
     boards = [bits(start + 2 * p, 2, total=CELLS) for start in (OWN, BUILT) for p in range(MAXP)]
     return [drop(RNG), drop(SEED), drop(PILES, 3 * PILE_ROOM), *boards,
-            bits(MON_BUILT, width=N_MONUMENTS), drop(SEEN, CELLS)]
+            bits(MON_BUILT, width=N_MONUMENTS), drop(SEEN, SEEN_SLOTS)]
