@@ -142,3 +142,17 @@ def test_observers_through_make_observation_and_refused_types():
         make_observation(game, public)  # it would have been the seat's private view
     board = pyspiel.load_game("python_forumlab_forum_romanum", {"players": 2})
     assert make_observation(board, public).tensor.shape == tuple(board.forumlab_game.observation_shape)
+
+
+def test_game_options_reach_the_engine_as_a_json_object():
+    """OpenSpiel parameters are flat, so the game's other options travel as one JSON
+    string; a malformed one is refused with a message, not ignored."""
+    register_games()
+    name = short_name("foundations-of-rome")
+    game = pyspiel.load_game(name, {"players": 3, "options": '{"modules": ["trading", "stealing"]}'})
+    assert game.forumlab_game.config["modules"] == ["trading", "stealing"]
+    assert game.num_players() == 3
+    assert pyspiel.load_game(name, {"players": 3}).forumlab_game.config.get("modules", []) == []
+    for bad in ('{"modules": ', '["trading"]', '{"players": 4}'):
+        with pytest.raises(Exception, match="options|players"):
+            pyspiel.load_game(name, {"options": bad})

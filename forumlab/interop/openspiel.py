@@ -17,7 +17,9 @@ Games registered later (``forumlab.core.registry.register_game``) are added by
   ``seed = -1`` (the default) each ``new_initial_state()`` takes the next seed of a
   generator seeded with 0 per game object, drawn when the state is first used (so
   OpenSpiel's ``clone``, which makes and overwrites a new initial state, draws none and
-  a run is reproducible). Other game options keep their defaults.
+  a run is reproducible). ``options``: the game's other options as a JSON object
+  (OpenSpiel parameters are flat), e.g. ``{"options": '{"modules": ["trading"]}'}``
+  for Foundations of Rome; empty (the default) keeps the game's defaults.
 - Chance: the engines draw every chance event from the seed inside the state, so the
   games are ``SAMPLED_STOCHASTIC`` (no explicit chance nodes); sequential; rewards only
   at the end (``TERMINAL``), ``State.returns()``: in [-1, 1], summing to 0 (``ZERO_SUM``).
@@ -47,6 +49,7 @@ Games registered later (``forumlab.core.registry.register_game``) are added by
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import numpy as np
@@ -103,11 +106,30 @@ def _register(name: str, spiel_name: str) -> None:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": default_players, "seed": -1},
+        parameter_specification={"players": default_players, "seed": -1, "options": ""},
     )
     game_class = type(f"Spiel_{name.replace('-', '_')}", (SpielGame,),
                       {"forumlab_name": name, "game_type": game_type})
     pyspiel.register_game(game_type, game_class)
+
+
+def _game_options(text: str) -> dict[str, Any]:
+    """The ``options`` parameter (a JSON object, or empty) as keyword arguments.
+
+    Raises:
+        ValueError: not a JSON object, or it sets ``players`` (a parameter of its own).
+    """
+    if not text.strip():
+        return {}
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"options must be a JSON object, e.g. '{{\"draft\": true}}': {exc}") from None
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a JSON object, not {text!r}")
+    if "players" in options:
+        raise ValueError("give players as its own parameter, not inside options")
+    return options
 
 
 class SpielGame(pyspiel.Game):
@@ -118,8 +140,10 @@ class SpielGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = dict(params or {})
-        self.forumlab_game: Game = create_game(self.forumlab_name, **(
-            {"players": int(params["players"])} if "players" in params else {}))
+        options = _game_options(str(params.get("options", "")))
+        if "players" in params:
+            options["players"] = int(params["players"])
+        self.forumlab_game: Game = create_game(self.forumlab_name, **options)
         game = self.forumlab_game
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_actions,
