@@ -380,10 +380,7 @@ def _offer_heuristic(s, player, w):
     do_answer(accepted, ANSWER_YES)
     refused = s.copy()
     do_answer(refused, ANSWER_NO)
-    if s[CONSUL] != 0:  # a shared value (the spec allows no trading with the Consul)
-        yes = _settled_heuristic(accepted, partner, w)
-        no = _settled_heuristic(refused, partner, w)
-        return (yes if yes > no else no) - OFFER_COST
+    # (no Consul branch: a Consul game allows only the monuments module, so no offers)
     eras_left = 4.0 - s[ERA]
     yes = np.empty(s[N_PLAYERS], dtype=np.float64)
     no = np.empty(s[N_PLAYERS], dtype=np.float64)
