@@ -1,0 +1,16 @@
+"""Test-session set-up shared by every test module."""
+import signal
+
+
+def pytest_configure(config):
+    """Give Ctrl-C its default meaning even when the suite was started with SIGINT ignored.
+
+    A shell that starts a command in the background without job control (``cmd &`` in a
+    script, ``nohup``) starts it with SIGINT ignored, and Python then installs no
+    KeyboardInterrupt handler; the processes the tests start inherit the ignored signal.
+    The tests of what Ctrl-C does (a tournament stops, a game's record is saved, exit
+    130) would then fail for the way the suite was launched, not for the code. An
+    installed handler is reset to the default on exec, so child processes get it too.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
