@@ -96,10 +96,9 @@ def test_a_third_party_agent_is_checked_against_its_declarations_without_being_b
         check_spec("tests.fault_agents:ExitingInitAgent(every=0.5)")
 
 
-def test_the_cross_parameter_rule_stays_explicit():
-    with pytest.raises(AgentSpecError, match="hrelative works with reward=win or score"):
-        create_agent("mcts(reward=rank, hrelative=true)")
-    assert create_agent("mcts(reward=score, hrelative=true)").options["hrelative"] is True
+def test_relative_leaves_combine_with_every_reward():
+    for reward in ("win", "rank", "score"):
+        assert create_agent(f"mcts(reward={reward}, hrelative=true)").options["hrelative"] is True
 
 
 # ---------------------------------------------------------------- the declarations

@@ -32,7 +32,6 @@ from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
 from ..search.rewards import REWARD_NAMES, REWARD_SHARED
 from .base import Agent, Param
-from .spec import AgentSpecError
 
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
@@ -66,8 +65,8 @@ class MCTSAgent(Agent):
                                "deeper positions are scored as leaves", low=0),
         "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
                            "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
-        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root, "
-                                  "not the margin itself"),
+        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
+                                  "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
         "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic",
                              low=0),
@@ -87,12 +86,6 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, **options):
         super().__init__(seed, **options)  # checks each parameter against its declaration
-        # The one rule that ties parameters together: a relative leaf value is a margin
-        # gained since the root, which a rank reward (the seats compared with each
-        # other at the leaf) has no use for.
-        if self.options["hrelative"] and self.options["reward"] == "rank":
-            raise AgentSpecError("agent 'mcts': hrelative works with reward=win or score "
-                                 "(reward=rank compares the seats with each other)")
         self._searches: list[_Search] = []  # one per thread, kept between moves
         self.last_search: dict = {}
 
@@ -119,12 +112,8 @@ class MCTSAgent(Agent):
         Returns:
             Every parameter: the one given in the spec, else the game's tuned MCTS
             default at its player count (``Game.tuned_mcts``), else the declared default.
-            A tuned ``reward=rank`` gives way to a given ``hrelative=true`` (the two
-            exclude each other, and the spec's own choice wins).
         """
         tuned = {k: v for k, v in game.tuned_mcts().items() if k not in self.given}
-        if self.options["hrelative"] and tuned.get("reward") == "rank":
-            del tuned["reward"]
         return {**self.options, **tuned}
 
     def choose(self, state):

@@ -262,7 +262,7 @@ def _evaluate(tag, s, reward_kind, hscale, hbase, out):
     if is_terminal(tag, s):
         terminal_rewards(tag, s, reward_kind, out)
     elif reward_kind == REWARD_RANK:
-        heuristic_rank_rewards(tag, s, hscale, out)
+        heuristic_rank_rewards(tag, s, hscale, hbase, out)
     else:
         heuristic_rewards(tag, s, hscale, hbase, out)
 

@@ -68,9 +68,9 @@ def heuristic_rewards(tag, s, scale, base, out):
 
 
 @njit(cache=True)
-def heuristic_rank_rewards(tag, s, scale, out):
+def heuristic_rank_rewards(tag, s, scale, base, out):
     """Rewards of a cut-off position as an expected rank: for each player, the mean over
-    the other players q of sigmoid((estimate_p - estimate_q) / scale).
+    the other players q of sigmoid((estimate_p - estimate_q - root_gap_pq) / scale).
 
     ``heuristic(s, p)`` is p's lead over the best other player, so with the leading
     estimate M, d_p = min(margin_p, 0) is estimate_p - M for every player (0 for the
@@ -80,11 +80,18 @@ def heuristic_rank_rewards(tag, s, scale, out):
     only (a win chance) plays to finish first at any risk, and a second place counts as
     little as a last one; this reading values every opponent beaten, as the rank-based
     ratings of the arena do.
+
+    ``base`` is heuristic_base's: zeros (root_gap = 0), or the margins at the search's
+    root, and then root_gap_pq = estimate_p - estimate_q at the root, so each pair is
+    compared by what changed since the root (d_p - min(base_p, 0) is p's estimate
+    gained against the leader's since the root). Without it a seat far behind scores
+    every leaf near 0 (sigmoid(-8 / 2) = 0.018 in 3-player Forum Romanum) and its search
+    cannot tell its moves apart.
     """
     n = num_players(s)
     d = np.empty(n, dtype=np.float64)
     for p in range(n):
-        d[p] = min(heuristic(tag, s, p), 0.0)
+        d[p] = min(heuristic(tag, s, p), 0.0) - min(base[p], 0.0)
     for p in range(n):
         total = 0.0
         for q in range(n):
