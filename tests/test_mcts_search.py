@@ -89,7 +89,8 @@ def test_relative_leaf_values_spread_the_root_children_apart():
 
 def test_tree_depth_limits_the_tree():
     state = forma_position()
-    agent = create_agent("mcts(iterations=2000, order_depth=1, widen=1.0, tree_depth=1)", seed=4)
+    # deepen=0: the 2-player default (30) grows leaves that the search keeps visiting.
+    agent = create_agent("mcts(iterations=2000, order_depth=1, widen=1.0, tree_depth=1, deepen=0)", seed=4)
     agent.act(state)
     nodes, _, meta, _ = agent._tree
     used = int(meta[0])

@@ -98,8 +98,14 @@ class Forma(Game):
     # makes the search gamble for first place; valued as an expected rank (reward=rank)
     # MCTS went from +7 [-84, +99] to +158 [+63, +254] Elo against three greedy seats at
     # cpu_time=0.2 (48 games), and led the tuning ladder run (docs/search-notebook.md).
-    # 3 players (a variant) keeps the 2-player defaults: not measured.
-    mcts_defaults_by_players = {4: {"reward": "rank"}}
+    # With 2 players, leaves scored by the margin gained since the root (hrelative: the
+    # raw margins squashed every leaf to ~0.99 or ~0.01, so visits followed the order
+    # children were opened in) and leaves at ply 2 that reach 30 visits grown two plies
+    # deeper (deepen: more time buys depth on the lines the search keeps returning to).
+    # Before, ten times the time bought nothing in eight runs; with both, mcts at 1 s beat
+    # mcts at 0.1 s by +108 [+19, +196] (72 games), and at 0.2 s greedy by +264 [+123, +406] (40 games).
+    # 3 players (a variant) keeps the base defaults: not measured.
+    mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30}, 4: {"reward": "rank"}}
     kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):

@@ -70,7 +70,11 @@ class ForumRomanum(Game):
     # game seeds: +122 -> +206 Elo (24 games, seed 1), +66 -> +200 [+94, +306] (48 games,
     # seed 4); docs/search-notebook.md, FR 3b. At 2 players rank is the same value;
     # 4-6 players keep the win value: not measured.
-    mcts_defaults_by_players = {3: {"reward": "rank"}}
+    # hrelative (leaves compared by the estimate gaps gained since the root): with hscale
+    # 2 a seat 8 points behind scored every leaf near 0.018 and time bought nothing;
+    # with it mcts at 1 s beat mcts at 0.1 s by +108 [+26, +189] (72 games) (paired seeds: +11 before),
+    # and at 0.2 s greedy by +170 [+79, +260] (60 games); docs/search-notebook.md, FR 4c.
+    mcts_defaults_by_players = {3: {"reward": "rank", "hrelative": True}}
     kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
