@@ -99,8 +99,8 @@ def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
     mover = create_agent("random", seed=seed)
     for _ in range(plies):
         state.play(mover.act(state))
-    # The first search of a process also loads the compiled kernels from numba's cache,
-    # which a time budget counts: the probe of 3-player Forum Romanum at cpu_time=0.1
+    # The first search of a process also compiles (cold cache) or loads the kernels,
+    # which a time budget counts: a cold probe of 3-player Forum Romanum at cpu_time=0.1
     # ran one chunk of 64 iterations (about 8,000 when warm). A throwaway search first.
     create_agent(agent, seed=seed).act(state)
     searcher = create_agent(agent, seed=seed)
