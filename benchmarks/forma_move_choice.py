@@ -15,23 +15,19 @@ import numpy as np
 from forumlab.agents.registry import create_agent
 from forumlab.core.registry import create_game
 
+from .mcts_experiment import one_ply_value
+
 BUDGETS = (0.1, 1.0)
 
 
 def _choices(state, seed: int) -> dict:
     """Each budget's move on state: (move, is greedy's, heuristic loss)."""
-    kernels, p = state.game.kernels, state.current_player
-
-    def value(m):
-        child = state.array.copy()
-        kernels.apply_move(child, m)
-        return kernels.heuristic(child, p)
-
-    best = max(value(m) for m in state.legal_moves().tolist())
+    best = max(one_ply_value(state, m) for m in state.legal_moves().tolist())
     out = {}
     for budget in BUDGETS:
         move = create_agent(f"mcts(cpu_time={budget})", seed=seed).act(state)
-        out[budget] = (move, value(move) == best, best - value(move))
+        value = one_ply_value(state, move)
+        out[budget] = (move, value == best, best - value)
     return out
 
 

@@ -93,6 +93,13 @@ def play_throwaway(definition: TournamentDefinition, workers: int):
             return store.outcomes(), elapsed
 
 
+def one_ply_value(state, move: int) -> float:
+    """The mover's heuristic after ``move``: what greedy maximises."""
+    child = state.array.copy()
+    state.game.kernels.apply_move(child, move)
+    return state.game.kernels.heuristic(child, state.current_player)
+
+
 def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
     """Root statistics of one search of ``agent`` after ``plies`` random moves."""
     state = create_game(game, {"players": players}).new_state(seed)
@@ -109,19 +116,12 @@ def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
     cap = int(nodes[0, kernel.F_NCHILD])
     moves, visits, means = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
     k = kernel.root_children(nodes, rewards, moves, visits, means)
-    kernels = state.game.kernels
-
-    def value(m):
-        child = state.array.copy()
-        kernels.apply_move(child, m)
-        return kernels.heuristic(child, state.current_player)
-
-    values = sorted((value(m) for m in state.legal_moves().tolist()), reverse=True)
+    values = sorted((one_ply_value(state, m) for m in state.legal_moves().tolist()), reverse=True)
     top = np.argsort(-visits[:k], kind="stable")[:5]
     return {"probe": plies, "legal_moves": len(values), "iterations": searcher.last_search["iterations"],
             "root_children": int(k),
             "move": state.game.format_move(state.array, move),
-            "move_heuristic_rank": values.index(value(move)), "best_heuristic": values[:3],
+            "move_heuristic_rank": values.index(one_ply_value(state, move)), "best_heuristic": values[:3],
             "top_visits": visits[top].tolist(), "top_means": [round(float(x), 4) for x in means[top]],
             "median_visits": float(np.median(visits[:k])),
             "mean_spread": round(float(means[:k].max() - np.median(means[:k])), 4)}
