@@ -268,6 +268,55 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
 
 # Finds leftover worker processes through /proc, which only Linux has.
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_fork_server_and_the_workers_ignore_ctrl_c_from_birth(tmp_path):
+    # A Ctrl-C while a worker (or the fork server) was still starting up, before its
+    # own code ignored SIGINT, printed a traceback from the child. Each process's
+    # SIGINT disposition is read from /proc right after it is started: the fork
+    # server has not yet run a line of Python then, so only an inherited SIG_IGN
+    # shows.
+    script = tmp_path / "tournament.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
+        import multiprocessing.process
+        import multiprocessing.util
+        from tests import executor_fns as fns
+        from forumlab.arena.executors import LocalExecutor
+
+        def sigint_ignored(pid):
+            with open(f"/proc/{{pid}}/status") as status:
+                for line in status:
+                    if line.startswith("SigIgn:"):
+                        return bool(int(line.split()[1], 16) & 2)  # bit of signal 2
+
+        spawn = multiprocessing.util.spawnv_passfds
+        def recording_spawn(path, args, passfds):
+            pid = spawn(path, args, passfds)
+            if "forkserver" in " ".join(map(str, args)):
+                print("fork server", sigint_ignored(pid), flush=True)
+            return pid
+        multiprocessing.util.spawnv_passfds = recording_spawn
+
+        start = multiprocessing.process.BaseProcess.start
+        def recording_start(process):
+            start(process)
+            print("worker", sigint_ignored(process.pid), flush=True)
+        multiprocessing.process.BaseProcess.start = recording_start
+
+        if __name__ == "__main__":
+            with LocalExecutor(2, progress=False) as executor:
+                outcomes = list(executor.run([fns.make_job("J-0"), fns.make_job("J-1")],
+                                             fns.play))
+            print("games", len(outcomes), flush=True)
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:-1] == ["fork server True", "worker True",
+                                             "worker True", "games 2"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_the_workers_and_interrupts_the_tournament(tmp_path):
     script = tmp_path / "tournament.py"
     script.write_text(textwrap.dedent(f"""

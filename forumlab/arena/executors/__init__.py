@@ -51,10 +51,13 @@ Stopping
 --------
 If the caller stops iterating (Ctrl-C, an exception, ``break``), the workers of
 the games in flight are terminated; :meth:`Executor.close` (or leaving the
-``with`` block) stops the rest. Workers ignore SIGINT (the parent decides), and
-they die with the tournament process even when it is SIGKILLed: on Linux through
-``PR_SET_PDEATHSIG`` (which works while a game holds the GIL), elsewhere through a
-thread watching the parent.
+``with`` block) stops the rest. Workers ignore SIGINT (the parent decides) from
+birth: the fork server is started ignoring it and passes that on, so a Ctrl-C
+while workers start up prints no traceback from them (a Ctrl-C in the few
+milliseconds of the fork server's own start is lost). They die with the
+tournament process even when it is SIGKILLed: on Linux through ``PR_SET_PDEATHSIG``
+(which works while a game holds the GIL), elsewhere through a thread watching the
+parent.
 
 Errors that are not agent faults
 --------------------------------

@@ -1,6 +1,7 @@
 """The local process-pool executor with a hard-limit watchdog (see forumlab.arena.executors)."""
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -107,10 +108,60 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="forumlab-parent-watch", daemon=True).start()
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT in this process for the duration (see
+    :func:`_start_born_ignoring_sigint`). A Ctrl-C pressed in those few
+    milliseconds is lost: blocking it instead would not help, as any other thread
+    (tqdm's monitor, BLAS pools) takes a process-directed signal and drops it.
+    ``signal.signal`` works only in the main thread; elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _start_born_ignoring_sigint(process: Any, start_method: str) -> None:
+    """Start a worker process that ignores SIGINT from its first instruction.
+
+    Ctrl-C reaches the whole process group. A worker ignores SIGINT once its own
+    code runs, but it first spends a while starting up (a new fork server even
+    imports modules first), and a Ctrl-C in that window printed tracebacks from the
+    children. An ignored signal stays ignored through fork and exec, and Python
+    then installs no KeyboardInterrupt handler; the fork server hands the
+    disposition it was born with on to every worker it forks, so under
+    'forkserver' only its own start needs the window.
+    """
+    if start_method != "fork" and os.name == "posix":
+        # Outside the window, which it need not be in: the tracker protects
+        # itself from Ctrl-C (it is born with SIGINT blocked).
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    if start_method == "forkserver":
+        from multiprocessing import forkserver
+
+        # Only a new server needs the window (a Ctrl-C in it is lost).
+        server = getattr(forkserver, "_forkserver", None)
+        if getattr(server, "_forkserver_pid", None) is None:
+            with _sigint_ignored():
+                forkserver.ensure_running()
+        process.start()
+    else:
+        with _sigint_ignored():
+            process.start()
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: Any,
                  fbuf: Any) -> None:
     """Loop of a local worker process: receive a job, play it, send the result."""
     # Ctrl-C reaches the whole process group; the parent decides what to do.
+    # (Usually ignored since birth: see _start_born_ignoring_sigint.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     reporter = SharedProgress(beat, buf, fbuf)
@@ -160,7 +211,7 @@ class _Worker:
         self.process = ctx.Process(target=_worker_main,
                                    args=(child, self.beat, self.buf, self.fbuf),
                                    name=f"forumlab-worker-{index}", daemon=True)
-        self.process.start()
+        _start_born_ignoring_sigint(self.process, ctx.get_start_method())
         child.close()
         self.task: _Task | None = None
 
