@@ -266,7 +266,6 @@ def test_workers_die_with_a_sigkilled_tournament_process(tmp_path):
             proc.wait()
 
 
-# Finds leftover worker processes through /proc, which only Linux has.
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_the_fork_server_and_the_workers_ignore_ctrl_c_from_birth(tmp_path):
     # A Ctrl-C while a worker (or the fork server) was still starting up, before its
@@ -316,6 +315,7 @@ def test_the_fork_server_and_the_workers_ignore_ctrl_c_from_birth(tmp_path):
                                              "worker True", "games 2"]
 
 
+# Finds leftover worker processes through /proc, which only Linux has.
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_the_workers_and_interrupts_the_tournament(tmp_path):
     script = tmp_path / "tournament.py"
