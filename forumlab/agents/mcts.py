@@ -38,7 +38,7 @@ _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
 MAX_THREADS = 64
 _ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC,
-             "none": kernel.ROLLOUT_NONE}
+             "none": kernel.ROLLOUT_NONE, "sample": kernel.ROLLOUT_SAMPLED}
 
 
 class MCTSAgent(Agent):
@@ -53,7 +53,9 @@ class MCTSAgent(Agent):
                           low=0.0),
         "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])", low=0.0),
         "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) "
+                                   "| sample (best of `samples` random moves by the one-ply heuristic) "
                                    "| none (heuristic at the leaf)", choices=tuple(_ROLLOUTS)),
+        "samples": Param(8, "random moves scored per ply of a rollout=sample rollout", low=1),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0),
         "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
@@ -136,7 +138,7 @@ class MCTSAgent(Agent):
             reward_kind=REWARD_SHARED if game.cooperative else REWARD_NAMES[o["reward"]],
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
-            max_depth=o["tree_depth"], deepen=o["deepen"],
+            max_depth=o["tree_depth"], deepen=o["deepen"], samples=o["samples"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag

@@ -12,9 +12,10 @@ One implementation covers:
   legal in that determinization, and UCB uses availability counts instead of the
   parent's visits. For perfect-information games determinization is the identity
   and the cheaper UCT path is used.
-- Rollouts: uniformly random (the engines' random_move fast path) or epsilon-greedy
-  on the one-ply heuristic, with an optional cut-off after which the position is
-  scored by the heuristic.
+- Rollouts: uniformly random (the engines' random_move fast path), epsilon-greedy
+  on the one-ply heuristic, or the best of a few random moves by that heuristic
+  (``samples``; cheap where a full greedy step would generate thousands of moves),
+  with an optional cut-off after which the position is scored by the heuristic.
 - Heuristic leaf values: sigmoid(margin / hscale) of each player's heuristic margin,
   optionally measured from the margin at the root (``hrelative``), which keeps the
   values where the sigmoid is steep in games with large margins.
@@ -68,7 +69,7 @@ from ..core.dispatch import (
 )
 from ..core.rng import rand_below, rand_float
 from .arrays import copy_into, stable_argsort
-from .greedy import greedy_move
+from .greedy import greedy_move, sampled_greedy_move
 from .rewards import REWARD_RANK, heuristic_base, heuristic_rank_rewards, heuristic_rewards, terminal_rewards
 
 
@@ -93,20 +94,23 @@ class Settings(NamedTuple):
     hrelative: bool  # leaf values relative to the root's margins
     max_depth: int  # deepest level that gets children (0 = no limit)
     deepen: int  # visits after which a leaf at max_depth * k grows max_depth more plies (0 = never)
+    samples: int  # random moves scored per ply of a ROLLOUT_SAMPLED rollout
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
                   hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
-                  hrelative=False, max_depth=0, deepen=0) -> Settings:
+                  hrelative=False, max_depth=0, deepen=0, samples=8) -> Settings:
     """A :class:`Settings` with every field converted to its declared type."""
     return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
                     int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
-                    int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen))
+                    int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen),
+                    int(samples))
 
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
 ROLLOUT_NONE = 2  # score the new leaf by the heuristic at once
+ROLLOUT_SAMPLED = 3  # each ply the best of ``samples`` random moves by the one-ply heuristic
 
 # Node fields (columns of the int64 node table).
 F_MOVE = 0  # move that leads here from the parent
@@ -195,7 +199,9 @@ def _history_bonus(history, player, move, weight, visits, mean):
 
 
 @njit(cache=True, inline="always")
-def _rollout_move(tag, s, rng, policy, epsilon):
+def _rollout_move(tag, s, rng, policy, epsilon, samples):
+    if policy == ROLLOUT_SAMPLED:
+        return sampled_greedy_move(tag, s, rng, samples)
     if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
         return random_move(tag, s, rng)
     return greedy_move(tag, s, rng)
@@ -452,7 +458,7 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
         while (rollout != ROLLOUT_NONE and not is_terminal(tag, s)
                and (cutoff <= 0 or plies < cutoff)):
             mover = current_player(tag, s)
-            move = _rollout_move(tag, s, rng, rollout, epsilon)
+            move = _rollout_move(tag, s, rng, rollout, epsilon, settings.samples)
             apply_move(tag, s, move)
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)
