@@ -68,7 +68,7 @@ def test_the_listing_shows_default_allowed_values_and_help_of_every_parameter():
     ("brs(nodes=-1)", "agent 'brs': nodes must be an integer in 0..2**62, not -1"),
     ("paranoid(order_depth=0)", "agent 'paranoid': order_depth must be an integer in 1..65, not 0"),
     # unknown choice (typed: 1 is not true)
-    ("mcts(rollout=smart)", "agent 'mcts': rollout must be one of random, heuristic, none, not 'smart'"),
+    ("mcts(rollout=smart)", "agent 'mcts': rollout must be one of random, heuristic, none, sample, not 'smart'"),
     ("mcts(ismcts=1)", "agent 'mcts': ismcts must be one of auto, true, false, not 1"),
     ("brs(default_move=pass)", "agent 'brs': default_move must be one of greedy, history, not 'pass'"),
     # unknown parameter

@@ -126,7 +126,7 @@ CASES = {
                                            ["agent 'paranoid': depth must be an integer in 0..64, not 65"]),
     "play: agent parameter not a choice": (["play", "forma", "-a", "mcts(rollout=smart),random"],
                                            ["agent 'mcts': rollout must be one of random, heuristic, none, "
-                                            "not 'smart'"]),
+                                            "sample, not 'smart'"]),
     "play: unknown agent parameter": (["play", "forum-romanum", "-a", "brs(width=3),random"],
                                       ["agent 'brs' has no parameter 'width' (parameters: "]),
     "run: third-party agent parameter of the wrong type": (
