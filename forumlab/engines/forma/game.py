@@ -93,7 +93,14 @@ class Forma(Game):
     # a selective two-ply search - both plies best-first by the heuristic, opened
     # progressively (widen 0.3), no node below ply 2 - beat greedy 87% (+332 Elo) where
     # the earlier defaults (order_depth 1, widen 1, unlimited depth) won 18% (-273).
-    mcts_defaults = {"rollout": "none", "order_depth": 2, "widen": 0.3, "tree_depth": 2, "hscale": 30.0}
+    # Eighth session: each leaf is scored after a four-ply rollout in which every ply is
+    # the best of 8 random placements by the mover's one-ply heuristic (rollout=sample:
+    # a placement is drawn by rejection sampling, so a ply costs 8 moves scored, not a
+    # move generation of thousands). Repeated visits then average different plausible
+    # continuations instead of re-reading one static value, so more time buys accuracy:
+    # figures in docs/search-notebook.md, "Eighth session".
+    mcts_defaults = {"rollout": "sample", "samples": 8, "cutoff": 4, "order_depth": 2, "widen": 0.3,
+                     "tree_depth": 2, "hscale": 30.0}
     # With 4 players a leaf valued as the lead over the best other seat (a win chance)
     # makes the search gamble for first place; valued as an expected rank (reward=rank)
     # MCTS went from +7 [-84, +99] to +158 [+63, +254] Elo against three greedy seats at
