@@ -110,7 +110,9 @@ class Forma(Game):
     # children were opened in) and leaves at ply 2 that reach 30 visits grown two plies
     # deeper (deepen: more time buys depth on the lines the search keeps returning to).
     # Before, ten times the time bought nothing in eight runs; with both, mcts at 1 s beat
-    # mcts at 0.1 s by +108 [+19, +196] (72 games), and at 0.2 s greedy by +264 [+123, +406] (40 games).
+    # mcts at 0.1 s by +60 [+9, +111] (190 games), and at 0.2 s greedy by +264 [+123, +406]
+    # (40 games); with the sampled rollouts above as well, +250 [+124, +376] (50 games) and
+    # +545 [+248, +843] (40 games).
     # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30}, 4: {"reward": "rank"}}
     kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
