@@ -72,9 +72,13 @@ class ForumRomanum(Game):
     # 4-6 players keep the win value: not measured.
     # hrelative (leaves compared by the estimate gaps gained since the root): with hscale
     # 2 a seat 8 points behind scored every leaf near 0.018 and time bought nothing;
-    # with it mcts at 1 s beat mcts at 0.1 s by +108 [+26, +189] (72 games) (paired seeds: +11 before),
-    # and at 0.2 s greedy by +170 [+79, +260] (60 games); docs/search-notebook.md, FR 4c.
-    mcts_defaults_by_players = {3: {"reward": "rank", "hrelative": True}}
+    # with it mcts at 1 s beat mcts at 0.1 s by +83 [+34, +132] (192 games) (paired seeds: +11 before),
+    # and at 0.2 s greedy by +170 [+79, +260] (60 games); docs/search-notebook.md, FR 4c-4d.
+    # rollout=sample, cutoff=3 (leaves scored after one round of sampled-greedy plies, each
+    # the best of 8 random moves by the one-ply heuristic): 1 s over 0.1 s +127 [+61, +193]
+    # (120 games, seed 12; +56 there without it), at 0.2 s over greedy +154 [+102, +207]
+    # (three 60-game runs pooled); docs/search-notebook.md, FR 4e.
+    mcts_defaults_by_players = {3: {"reward": "rank", "hrelative": True, "rollout": "sample", "cutoff": 3}}
     kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 3, max_rounds: int = 100):
