@@ -144,6 +144,36 @@ def test_deepen_grows_whole_steps_of_tree_depth():
     assert all(nodes[i, kernel.F_VISITS] <= 1 for i in ply3_leaves)
 
 
+def test_deepen_after_keeps_a_short_search_at_the_depth_limit():
+    """A search shorter than deepen_after builds exactly the tree it builds without
+    deepen (same nodes, same visits, same move), whatever deepen says."""
+    state = forma_position()
+    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, {})"
+    plain = create_agent(spec.format("deepen=0"), seed=4)
+    held = create_agent(spec.format("deepen=30, deepen_after=3001"), seed=4)
+    deep = create_agent(spec.format("deepen=30"), seed=4)
+    moves = [a.act(state) for a in (plain, held, deep)]
+    used = int(plain._tree[2][0])
+    assert int(held._tree[2][0]) == used and moves[1] == moves[0]
+    assert (held._tree[0][:used] == plain._tree[0][:used]).all()
+    assert _depths(deep._tree[0], int(deep._tree[2][0])).max() >= 4  # deepen=30 alone does deepen
+
+
+def test_deepen_after_counts_root_visits_before_any_leaf_grows():
+    """With deepen_after=2000 of 4000 iterations the tree deepens, but nothing below
+    the depth limit can have been visited in the first 2000 iterations: the visits
+    of all ply-3 nodes add up to at most 4000 - 2000."""
+    state = forma_position()
+    agent = create_agent("mcts(iterations=4000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, "
+                         "deepen=30, deepen_after=2000)", seed=4)
+    agent.act(state)
+    nodes, _, meta, _ = agent._tree
+    used = int(meta[0])
+    depth = _depths(nodes, used)
+    assert depth.max() >= 4
+    assert 0 < nodes[:used][depth == 3, kernel.F_VISITS].sum() <= 4000 - 2000
+
+
 def test_every_node_near_the_root_is_ordered_in_forma():
     """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
     from the 35th node on, ply-2 replies were expanded in random order. Orders are now
@@ -190,7 +220,8 @@ def test_same_seed_same_tree_bit_for_bit():
 
 @pytest.mark.parametrize("spec, name", [("mcts(hrelative=3)", "hrelative"), ("mcts(tree_depth=-1)", "tree_depth"),
                                         ("mcts(tree_depth=1.5)", "tree_depth"),
-                                        ("mcts(deepen=-1)", "deepen"), ("mcts(deepen=2.5)", "deepen")])
+                                        ("mcts(deepen=-1)", "deepen"), ("mcts(deepen=2.5)", "deepen"),
+                                        ("mcts(deepen_after=-5)", "deepen_after")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

@@ -67,6 +67,8 @@ class MCTSAgent(Agent):
                                "deeper positions are scored as leaves", low=0),
         "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
                            "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
+        "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
+                                 "(0 = at once): short searches keep the tree_depth tree", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -139,6 +141,7 @@ class MCTSAgent(Agent):
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"], samples=o["samples"],
+            deepen_after=o["deepen_after"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag

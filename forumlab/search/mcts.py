@@ -95,16 +95,17 @@ class Settings(NamedTuple):
     max_depth: int  # deepest level that gets children (0 = no limit)
     deepen: int  # visits after which a leaf at max_depth * k grows max_depth more plies (0 = never)
     samples: int  # random moves scored per ply of a ROLLOUT_SAMPLED rollout
+    deepen_after: int  # root visits before any leaf deepens (0 = from the first iteration)
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
                   hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
-                  hrelative=False, max_depth=0, deepen=0, samples=8) -> Settings:
+                  hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0) -> Settings:
     """A :class:`Settings` with every field converted to its declared type."""
     return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
                     int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
                     int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen),
-                    int(samples))
+                    int(samples), int(deepen_after))
 
 
 ROLLOUT_RANDOM = 0
@@ -299,7 +300,8 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     then a leaf at depth max_depth * k (k >= 1) gets children, best-first and
     progressively widened like an ordered node, once it has ``deepen`` visits, and the
     nodes between two such depths once they have one; always only while the ordering
-    pool has a free slot, and never under ISMCTS.
+    pool has a free slot, once the root has ``deepen_after`` visits, and never under
+    ISMCTS.
     With ``hrelative`` the heuristic scores positions by each player's margin minus
     their margin at ``root`` (see rewards.heuristic_rewards).
 
@@ -311,7 +313,7 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     epsilon, cutoff, reward_kind = settings.epsilon, settings.cutoff, settings.reward_kind
     hscale, history_weight, imm_alpha = settings.hscale, settings.history_weight, settings.imm_alpha
     order_depth, widen, hrelative = settings.order_depth, settings.widen, settings.hrelative
-    max_depth, deepen = settings.max_depth, settings.deepen
+    max_depth, deepen, deepen_after = settings.max_depth, settings.deepen, settings.deepen_after
     capacity = nodes.shape[0]
     width = order_width(order_pool)
     slots = order_slots(order_pool)
@@ -340,13 +342,17 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
         while not is_terminal(tag, s):
             if max_depth > 0 and depth >= max_depth and (
                     ismcts or nodes[node, F_NLEGAL] < 0
-                    and (deepen <= 0 or meta[1] >= slots
+                    and (deepen <= 0 or meta[1] >= slots or nodes[0, F_VISITS] < deepen_after
                          or nodes[node, F_VISITS] < (deepen if (depth - max_depth) % max_depth == 0 else 1))):
                 # A leaf (for now): the heuristic (or a rollout) scores it every visit.
                 # With ``deepen`` a leaf the search keeps returning to grows another
                 # ``max_depth`` plies once it has ``deepen`` visits (the plies between
                 # open at their second visit), so more time buys depth on the lines
                 # that matter and the leaves keep the parity the limit was tuned for.
+                # ``deepen_after`` holds the tree at max_depth until the search has
+                # run that many iterations (counted in root visits, so it is the same
+                # on any machine): depth is bought by iterations, and short searches
+                # keep the tree their settings were tuned for.
                 break
             mover = current_player(tag, s)
             if not ismcts:
