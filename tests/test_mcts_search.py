@@ -3,6 +3,7 @@ reproducibility, and finding an obvious best move in Forma (iteration budgets on
 import numpy as np
 import pytest
 
+from forumlab.agents import mcts as agent_module
 from forumlab.agents.registry import create_agent
 from forumlab.agents.spec import AgentSpecError
 from forumlab.core.registry import create_game
@@ -174,6 +175,36 @@ def test_deepen_after_counts_root_visits_before_any_leaf_grows():
     assert 0 < nodes[:used][depth == 3, kernel.F_VISITS].sum() <= 4000 - 2000
 
 
+def test_a_budget_below_deepen_min_iterations_builds_the_tree_without_deepen():
+    """An iteration budget one short of deepen_min_iterations builds exactly the tree
+    that deepen=0 builds (same nodes, same move); a budget that reaches it deepens."""
+    state = forma_position()
+    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, {})"
+    plain = create_agent(spec.format("deepen=0"), seed=4)
+    short = create_agent(spec.format("deepen=30, deepen_min_iterations=3001"), seed=4)
+    enough = create_agent(spec.format("deepen=30, deepen_min_iterations=3000"), seed=4)
+    moves = [a.act(state) for a in (plain, short, enough)]
+    used = int(plain._tree[2][0])
+    assert int(short._tree[2][0]) == used and moves[1] == moves[0]
+    assert (short._tree[0][:used] == plain._tree[0][:used]).all()
+    assert _depths(enough._tree[0], int(enough._tree[2][0])).max() >= 4
+
+
+@pytest.mark.parametrize("budget, deepens", [
+    ({"cpu_time": 0.2}, False), ({"cpu_time": 0.5}, True), ({"cpu_time": 1.0}, True),
+    ({"time": 1.0}, True), ({"time": 1.0, "cpu_time": 0.2}, False),  # the smaller one ends the search
+    ({"cpu_time": 0.2, "iterations": 100_000}, False),  # a time budget overrides iterations
+    ({"iterations": 7999}, False), ({"iterations": 8000}, True),
+])
+def test_the_deepening_gate_reads_the_budget_given(budget, deepens):
+    """deepen_min_seconds gates time budgets, deepen_min_iterations iteration budgets:
+    the gate reads the budget the move is given, so a busy machine cannot change it."""
+    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "deepen_min_seconds": 0.5,
+         "deepen_min_iterations": 8000, **budget}
+    assert agent_module.budget_deepens(o) is deepens
+    assert agent_module.budget_deepens({**o, "deepen_min_seconds": 0.0, "deepen_min_iterations": 0})
+
+
 def test_every_node_near_the_root_is_ordered_in_forma():
     """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
     from the 35th node on, ply-2 replies were expanded in random order. Orders are now
@@ -221,7 +252,10 @@ def test_same_seed_same_tree_bit_for_bit():
 @pytest.mark.parametrize("spec, name", [("mcts(hrelative=3)", "hrelative"), ("mcts(tree_depth=-1)", "tree_depth"),
                                         ("mcts(tree_depth=1.5)", "tree_depth"),
                                         ("mcts(deepen=-1)", "deepen"), ("mcts(deepen=2.5)", "deepen"),
-                                        ("mcts(deepen_after=-5)", "deepen_after")])
+                                        ("mcts(deepen_after=-5)", "deepen_after"),
+                                        ("mcts(deepen_min_seconds=-0.5)", "deepen_min_seconds"),
+                                        ("mcts(deepen_min_iterations=-1)", "deepen_min_iterations"),
+                                        ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

@@ -69,6 +69,10 @@ class MCTSAgent(Agent):
                            "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
         "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
                                  "(0 = at once): short searches keep the tree_depth tree", low=0),
+        "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's budget is "
+                                         "at least this many seconds (0 = any budget)", low=0.0),
+        "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
+                                          "at least this many iterations (0 = any budget)", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -140,7 +144,7 @@ class MCTSAgent(Agent):
             reward_kind=REWARD_SHARED if game.cooperative else REWARD_NAMES[o["reward"]],
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
-            max_depth=o["tree_depth"], deepen=o["deepen"], samples=o["samples"],
+            max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
             deepen_after=o["deepen_after"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
@@ -194,6 +198,22 @@ class MCTSAgent(Agent):
             "thread_cpu_seconds": [r[1] for r in results],
         }
         return move
+
+
+def budget_deepens(o: dict) -> bool:
+    """Whether a move searched with the parameters ``o`` may deepen (``deepen``).
+
+    The gate looks at the budget the move is given, never at how fast the machine is
+    or how busy: seconds of ``time`` or ``cpu_time`` (the smaller, when both are set)
+    against ``deepen_min_seconds``, else ``iterations`` against ``deepen_min_iterations``.
+    Why: in 4-player Forma deepening pays at a second per move and costs at a fifth of
+    one (docs/search-notebook.md), so short searches keep the tree their settings were
+    tuned for, exactly.
+    """
+    seconds = [float(o[k]) for k in ("time", "cpu_time") if float(o[k]) > 0]
+    if seconds:
+        return min(seconds) >= float(o["deepen_min_seconds"])
+    return int(o["iterations"]) >= int(o["deepen_min_iterations"])
 
 
 class _Search:
