@@ -69,8 +69,8 @@ class MCTSAgent(Agent):
                            "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
         "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
                                  "(0 = at once): short searches keep the tree_depth tree", low=0),
-        "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's budget is "
-                                         "at least this many seconds (0 = any budget)", low=0.0),
+        "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's "
+                                         "budget is at least this many seconds (0 = any budget)", low=0.0),
         "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
                                           "at least this many iterations (0 = any budget)", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
