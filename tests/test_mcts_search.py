@@ -145,19 +145,24 @@ def test_deepen_grows_whole_steps_of_tree_depth():
     assert all(nodes[i, kernel.F_VISITS] <= 1 for i in ply3_leaves)
 
 
-def test_deepen_after_keeps_a_short_search_at_the_depth_limit():
-    """A search shorter than deepen_after builds exactly the tree it builds without
-    deepen (same nodes, same visits, same move), whatever deepen says."""
+@pytest.mark.parametrize("held, deepening", [
+    ("deepen=30, deepen_after=3001", "deepen=30"),  # the search is shorter than deepen_after
+    # an iteration budget one short of deepen_min_iterations; one that reaches it deepens
+    ("deepen=30, deepen_min_iterations=3001", "deepen=30, deepen_min_iterations=3000"),
+])
+def test_a_gate_that_holds_deepening_back_builds_the_tree_without_deepen(held, deepening):
+    """A search the gate holds back builds exactly the tree that deepen=0 builds (same
+    nodes, same visits, same move); the same search with the gate open deepens."""
     state = forma_position()
     spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, {})"
     plain = create_agent(spec.format("deepen=0"), seed=4)
-    held = create_agent(spec.format("deepen=30, deepen_after=3001"), seed=4)
-    deep = create_agent(spec.format("deepen=30"), seed=4)
-    moves = [a.act(state) for a in (plain, held, deep)]
+    short = create_agent(spec.format(held), seed=4)
+    deep = create_agent(spec.format(deepening), seed=4)
+    moves = [a.act(state) for a in (plain, short, deep)]
     used = int(plain._tree[2][0])
-    assert int(held._tree[2][0]) == used and moves[1] == moves[0]
-    assert (held._tree[0][:used] == plain._tree[0][:used]).all()
-    assert _depths(deep._tree[0], int(deep._tree[2][0])).max() >= 4  # deepen=30 alone does deepen
+    assert int(short._tree[2][0]) == used and moves[1] == moves[0]
+    assert (short._tree[0][:used] == plain._tree[0][:used]).all()
+    assert _depths(deep._tree[0], int(deep._tree[2][0])).max() >= 4
 
 
 def test_deepen_after_counts_root_visits_before_any_leaf_grows():
@@ -173,21 +178,6 @@ def test_deepen_after_counts_root_visits_before_any_leaf_grows():
     depth = _depths(nodes, used)
     assert depth.max() >= 4
     assert 0 < nodes[:used][depth == 3, kernel.F_VISITS].sum() <= 4000 - 2000
-
-
-def test_a_budget_below_deepen_min_iterations_builds_the_tree_without_deepen():
-    """An iteration budget one short of deepen_min_iterations builds exactly the tree
-    that deepen=0 builds (same nodes, same move); a budget that reaches it deepens."""
-    state = forma_position()
-    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, {})"
-    plain = create_agent(spec.format("deepen=0"), seed=4)
-    short = create_agent(spec.format("deepen=30, deepen_min_iterations=3001"), seed=4)
-    enough = create_agent(spec.format("deepen=30, deepen_min_iterations=3000"), seed=4)
-    moves = [a.act(state) for a in (plain, short, enough)]
-    used = int(plain._tree[2][0])
-    assert int(short._tree[2][0]) == used and moves[1] == moves[0]
-    assert (short._tree[0][:used] == plain._tree[0][:used]).all()
-    assert _depths(enough._tree[0], int(enough._tree[2][0])).max() >= 4
 
 
 @pytest.mark.parametrize("budget, deepens", [
