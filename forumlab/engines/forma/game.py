@@ -122,7 +122,10 @@ class Forma(Game):
     # Twelfth session: with deepen=1000 held back until the root has 4000 visits
     # (deepen_after), declared in advance and measured on fresh seeds: 0.2 s +173 [+119,
     # +227] against greedy (seeds 11-13), but 1 s over 0.1 s only +77 [+32, +122] (seeds
-    # 39-42), so these defaults stayed.
+    # 39-42), so these defaults stayed. Thirteenth session: deepen=1000 only under
+    # budgets of 0.5 s (or 8,000 iterations) and more, declared in advance: +175 [+82, +268]
+    # at 0.2 s (seed 14), but about +66 for 1 s over 0.1 s (144 of the 288 declared games on
+    # seeds 45-50 before the run was lost), so these defaults stayed again.
     # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30},
                                 4: {"reward": "rank", "hrelative": True, "c": 0.3}}
