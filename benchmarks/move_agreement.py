@@ -13,7 +13,12 @@ agent seeds, and prints one JSON object with the fraction of positions where
 - ``slow_vs_slow``: likewise for the slow spec;
 - ``fast_vs_slow``: the two specs agree (seed 1 each; if near 1, ten times the time cannot
   change much of the game);
-- ``fast_vs_greedy`` / ``slow_vs_greedy``: a spec picks greedy's move.
+- ``fast_vs_greedy`` / ``slow_vs_greedy``: a spec picks greedy's move;
+
+and, for MCTS specs, ``fast_flat`` / ``slow_flat``: the fraction of positions where the
+search (seed 1) spread its root visits evenly, its most visited move having at most
+``FLAT`` times the mean visits of the root's moves. There the search could not tell the
+moves apart, so its pick is a tie-break and more time cannot change that by itself.
 
 Use iteration budgets so the figures do not depend on the machine's load.
 """
@@ -22,6 +27,7 @@ from __future__ import annotations
 import json
 
 import click
+import numpy as np
 
 from forumlab.agents.registry import check_spec, create_agent
 from forumlab.cli import fail
@@ -29,10 +35,12 @@ from forumlab.core.errors import ForumlabError
 from forumlab.core.game import State
 from forumlab.core.registry import create_game
 from forumlab.core.rng import derive_seed, make_rng
+from forumlab.search import mcts as mcts_kernel
 
 PAIRS = {"fast_vs_fast": ("fast1", "fast2"), "slow_vs_slow": ("slow1", "slow2"),
          "fast_vs_slow": ("fast1", "slow1"), "fast_vs_greedy": ("fast1", "greedy"),
          "slow_vs_greedy": ("slow1", "greedy")}
+FLAT = 1.1  # most visits / mean visits at or below which a root's visits count as even
 
 
 def self_play_positions(game_name: str, players: int, games: int, every: int) -> list[State]:
@@ -62,14 +70,37 @@ def choices(state: State, fast: str, slow: str, view_seed: int) -> dict[str, int
     view = state.view_for(state.current_player, make_rng(derive_seed(view_seed, "views")))
     specs = {"fast1": (fast, 1), "fast2": (fast, 2), "slow1": (slow, 1), "slow2": (slow, 2),
              "greedy": ("greedy", 1)}
-    return {label: int(create_agent(spec, seed=seed).act(view.copy()))
-            for label, (spec, seed) in specs.items()}
+    picks = {}
+    for label, (spec, seed) in specs.items():
+        agent = create_agent(spec, seed=seed)
+        picks[label] = int(agent.act(view.copy()))
+        if label in ("fast1", "slow1"):
+            picks[label[:4] + "_flat"] = root_is_flat(agent)
+    return picks
+
+
+def root_is_flat(agent) -> bool | None:
+    """Whether an MCTS agent's last search spread its root visits evenly (None: not MCTS)."""
+    tree = getattr(agent, "_tree", None)
+    if tree is None:
+        return None
+    nodes, rewards = tree[0], tree[1]
+    size = max(1, int(nodes[0, mcts_kernel.F_NCHILD]))
+    moves = np.empty(size, dtype=np.int64)
+    visits = np.empty(size, dtype=np.int64)
+    totals = np.empty(size, dtype=np.float64)
+    k = mcts_kernel.root_totals(nodes, rewards, moves, visits, totals)
+    return bool(k > 1 and visits[:k].max() <= FLAT * visits[:k].mean())
 
 
 def agreement(picks: list[dict[str, int]]) -> dict[str, float]:
     """The fraction of positions on which each pair of ``PAIRS`` chose the same move."""
     n = max(len(picks), 1)
-    return {name: round(sum(p[a] == p[b] for p in picks) / n, 3) for name, (a, b) in PAIRS.items()}
+    report = {name: round(sum(p[a] == p[b] for p in picks) / n, 3) for name, (a, b) in PAIRS.items()}
+    for flat in ("fast_flat", "slow_flat"):
+        known = [p[flat] for p in picks if p.get(flat) is not None]
+        report[flat] = round(sum(known) / len(known), 3) if known else None
+    return report
 
 
 @click.command()
