@@ -15,10 +15,11 @@ agent seeds, and prints one JSON object with the fraction of positions where
   change much of the game);
 - ``fast_vs_greedy`` / ``slow_vs_greedy``: a spec picks greedy's move;
 
-and, for MCTS specs, ``fast_flat`` / ``slow_flat``: the fraction of positions where the
-search (seed 1) spread its root visits evenly, its most visited move having at most
-``FLAT`` times the mean visits of the root's moves. There the search could not tell the
-moves apart, so its pick is a tie-break and more time cannot change that by itself.
+and, for MCTS specs, ``fast_undecided`` / ``slow_undecided``: the fraction of positions
+where the search (seed 1) could not separate its two best moves, the most visited one
+having at most ``CLOSE`` times the visits of the runner-up. There its pick is close to a
+tie-break, and if the long search is as undecided as the short one, more time is not
+resolving the choice.
 
 Use iteration budgets so the figures do not depend on the machine's load.
 """
@@ -40,7 +41,7 @@ from forumlab.search import mcts as mcts_kernel
 PAIRS = {"fast_vs_fast": ("fast1", "fast2"), "slow_vs_slow": ("slow1", "slow2"),
          "fast_vs_slow": ("fast1", "slow1"), "fast_vs_greedy": ("fast1", "greedy"),
          "slow_vs_greedy": ("slow1", "greedy")}
-FLAT = 1.1  # most visits / mean visits at or below which a root's visits count as even
+CLOSE = 1.1  # most visits / runner-up's visits at or below which a root is undecided
 
 
 def self_play_positions(game_name: str, players: int, games: int, every: int) -> list[State]:
@@ -75,12 +76,13 @@ def choices(state: State, fast: str, slow: str, view_seed: int) -> dict[str, int
         agent = create_agent(spec, seed=seed)
         picks[label] = int(agent.act(view.copy()))
         if label in ("fast1", "slow1"):
-            picks[label[:4] + "_flat"] = root_is_flat(agent)
+            picks[label[:4] + "_undecided"] = root_is_undecided(agent)
     return picks
 
 
-def root_is_flat(agent) -> bool | None:
-    """Whether an MCTS agent's last search spread its root visits evenly (None: not MCTS)."""
+def root_is_undecided(agent) -> bool | None:
+    """Whether an MCTS agent's last search left its two most visited root moves within
+    ``CLOSE`` of each other in visits (None: not MCTS, or a single move)."""
     tree = getattr(agent, "_tree", None)
     if tree is None:
         return None
@@ -90,16 +92,19 @@ def root_is_flat(agent) -> bool | None:
     visits = np.empty(size, dtype=np.int64)
     totals = np.empty(size, dtype=np.float64)
     k = mcts_kernel.root_totals(nodes, rewards, moves, visits, totals)
-    return bool(k > 1 and visits[:k].max() <= FLAT * visits[:k].mean())
+    if k < 2:
+        return None
+    second, most = np.sort(visits[:k])[-2:]
+    return bool(most <= CLOSE * second)
 
 
 def agreement(picks: list[dict[str, int]]) -> dict[str, float]:
     """The fraction of positions on which each pair of ``PAIRS`` chose the same move."""
     n = max(len(picks), 1)
     report = {name: round(sum(p[a] == p[b] for p in picks) / n, 3) for name, (a, b) in PAIRS.items()}
-    for flat in ("fast_flat", "slow_flat"):
-        known = [p[flat] for p in picks if p.get(flat) is not None]
-        report[flat] = round(sum(known) / len(known), 3) if known else None
+    for name in ("fast_undecided", "slow_undecided"):
+        known = [p[name] for p in picks if p.get(name) is not None]
+        report[name] = round(sum(known) / len(known), 3) if known else None
     return report
 
 

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import benchmarks.move_agreement as move_agreement
-from benchmarks.move_agreement import agreement, choices, root_is_flat, self_play_positions
+from benchmarks.move_agreement import agreement, choices, root_is_undecided, self_play_positions
 from forumlab.agents.registry import create_agent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,28 +16,28 @@ def test_agreement_counts_the_positions_where_each_pair_chose_alike():
              {"fast1": 4, "fast2": 5, "slow1": 5, "slow2": 5, "greedy": 5}]
     assert agreement(picks) == {"fast_vs_fast": 0.5, "slow_vs_slow": 0.5, "fast_vs_slow": 0.5,
                                 "fast_vs_greedy": 0.0, "slow_vs_greedy": 0.5,
-                                "fast_flat": None, "slow_flat": None}
+                                "fast_undecided": None, "slow_undecided": None}
 
 
-def test_flat_is_the_share_of_searches_that_spread_their_root_visits_evenly():
+def test_undecided_is_the_share_of_searches_that_could_not_separate_their_best_two():
     picks = [{"fast1": 1, "fast2": 1, "slow1": 1, "slow2": 1, "greedy": 1,
-              "fast_flat": True, "slow_flat": False},
+              "fast_undecided": True, "slow_undecided": False},
              {"fast1": 1, "fast2": 1, "slow1": 1, "slow2": 1, "greedy": 1,
-              "fast_flat": True, "slow_flat": True}]
-    assert agreement(picks)["fast_flat"] == 1.0 and agreement(picks)["slow_flat"] == 0.5
+              "fast_undecided": True, "slow_undecided": True}]
+    assert agreement(picks)["fast_undecided"] == 1.0 and agreement(picks)["slow_undecided"] == 0.5
 
 
-def test_a_root_whose_moves_were_each_tried_once_is_flat_and_one_more_visit_is_not():
+def test_a_root_whose_moves_were_each_tried_once_is_undecided_and_one_more_visit_is_not():
     state = self_play_positions("forum-romanum", 2, 1, 9)[1]
     n = len(state.legal_moves())
     assert n > 2
     once = create_agent(f"mcts(iterations={n}, reuse=false)", seed=1)
     once.act(state.copy())
-    assert root_is_flat(once) is True  # every move has one visit: max = mean
+    assert root_is_undecided(once) is True  # every move has one visit: a tie
     more = create_agent(f"mcts(iterations={n + 1}, reuse=false)", seed=1)
     more.act(state.copy())
-    assert root_is_flat(more) is False  # one move has 2 visits, above 1.1 x (n + 1) / n
-    assert root_is_flat(create_agent("greedy", seed=1)) is None
+    assert root_is_undecided(more) is False  # one move has 2 visits, the runner-up 1
+    assert root_is_undecided(create_agent("greedy", seed=1)) is None
 
 
 def test_positions_are_every_nth_ply_with_a_choice_of_greedy_self_play():
