@@ -10,6 +10,7 @@ from numba import njit
 
 from ...core.rng import rand_below
 from .data import CRANE_VALUE, MAX_MOVES, TRAJAN_TASKS  # noqa: F401  (MAX_MOVES: protocol constant)
+from .held import CITIZEN_WORTH, ENVOY_WORTH, PRESTIGE_WORTH, RESOURCE_WORTH, held_worth
 from .hidden import determinize  # noqa: F401  (protocol kernel)
 from .layout import (
     CORNERS,
@@ -79,8 +80,9 @@ def scores(s, out):
 def _value(s, p, scorings_left):
     """VP so far plus what the position is worth at the cycle-end scorings still to
     come: the Colonia, eagle and area points it would score now (once per scoring
-    left), the uncovered cranes and the Trajan card of the current cycle (once), and
-    modest worth for resources, envoys in the ship, active citizens, tracks and the bar."""
+    left), the uncovered cranes and the Trajan card of the current cycle (once),
+    modest worth for resources, envoys in the ship, active citizens, tracks and the bar,
+    and the worth of the tiles it holds and has not used (:mod:`.held`)."""
     b = seat_base(p)
     v = float(total_vp(s, p))
     if scorings_left > 0:
@@ -95,10 +97,10 @@ def _value(s, p, scorings_left):
             for k in range(2):
                 if task_met(s, p, TRAJAN_TASKS[pile, card, k, 0], TRAJAN_TASKS[pile, card, k, 1]):
                     v += 3 + prestige_bonus(s, p)
-    v += 0.5 * resources(s, p) + 0.7 * s[b + SHIP]
-    v += scorings_left * (0.7 * active_citizens(s, p) + 0.3 * prestige_bonus(s, p))
+    v += RESOURCE_WORTH * resources(s, p) + ENVOY_WORTH * s[b + SHIP]
+    v += scorings_left * (CITIZEN_WORTH * active_citizens(s, p) + PRESTIGE_WORTH * prestige_bonus(s, p))
     v += 0.8 * (min(4, s[b + TRACK]) + min(4, s[b + TRACK + 1]) + min(4, s[b + TRACK + 2]))
-    return v
+    return v + held_worth(s, p, scorings_left)
 
 
 @njit(cache=True)
