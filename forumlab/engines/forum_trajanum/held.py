@@ -11,7 +11,8 @@ envoy, since it goes to the ship used or not:
   capped at 8) times ``0.3 + [the seat has an envoy group]`` per scoring left, the
   weight the leaf gives prestige through the area points and the 0.3 term;
 * a citizen: ``0.7`` per scoring left (an active citizen's weight) if a row of its
-  class has room, else nothing (the tile then has no effect).
+  class has room, else nothing (the tile then has no effect); an own citizen used is
+  placed in a row instead of going to the ship, so its envoy comes off.
 
 A seat uses one of its two tiles on its turn, or both for two tribunes, so a pair that
 is still to be chosen from is worth the better tile, plus the other one less the two
@@ -77,6 +78,18 @@ def tile_worth(s, p, t, scorings_left, grouped):
 
 
 @njit(cache=True)
+def use_worth(s, p, w, scorings_left, grouped):
+    """What using the tile of tile word ``w`` adds to seat p's leaf value beyond what
+    holding it does: an own citizen placed in a row no longer goes to the ship, so its
+    envoy (counted for every own tile held) comes off."""
+    t = w & TW_TYPE
+    worth = tile_worth(s, p, t, scorings_left, grouped)
+    if T_CITP <= t <= T_CITC and worth > 0 and ((w >> TW_OWNER_SHIFT) & 3) == p:
+        worth -= ENVOY_WORTH
+    return worth
+
+
+@njit(cache=True)
 def pair_worth(first, second, tribunes):
     """A still-to-be-chosen pair: the better tile, plus the other one less the two
     tribunes of ``use kr`` when that gains and the seat has them."""
@@ -96,7 +109,7 @@ def _mean_board_worth(s, p, owner, scorings_left, grouped):
     for cell in range(37):
         w = s[b + cell]
         if w != 0:
-            total += tile_worth(s, p, w & TW_TYPE, scorings_left, grouped)
+            total += use_worth(s, p, w, scorings_left, grouped)
             count += 1
     return total / count if count > 0 else 0.0
 
@@ -105,8 +118,8 @@ def _mean_board_worth(s, p, owner, scorings_left, grouped):
 def _keeps_first(s, p, q, scorings_left, grouped):
     """True if seat q, holding its two taken tiles, keeps the first (its better one by
     its own worth; ties keep the first)."""
-    w0 = tile_worth(s, q, s[D_TILES + 2 * q] & TW_TYPE, scorings_left, grouped)
-    w1 = tile_worth(s, q, s[D_TILES + 2 * q + 1] & TW_TYPE, scorings_left, grouped)
+    w0 = use_worth(s, q, s[D_TILES + 2 * q], scorings_left, grouped)
+    w1 = use_worth(s, q, s[D_TILES + 2 * q + 1], scorings_left, grouped)
     return w0 >= w1
 
 
@@ -126,13 +139,13 @@ def _draft_worth(s, p, scorings_left, grouped):
         if k < 0:
             k = 0 if _keeps_first(s, p, p, scorings_left, grouped) else 1
         w = s[D_TILES + 2 * p + k]
-        kept = tile_worth(s, p, w & TW_TYPE, scorings_left, grouped)
+        kept = use_worth(s, p, w, scorings_left, grouped)
         envoy = ENVOY_WORTH
     if s[PASSING + p] != 0:
-        received = tile_worth(s, p, s[PASSING + p] & TW_TYPE, scorings_left, grouped)
+        received = use_worth(s, p, s[PASSING + p], scorings_left, grouped)
     elif s[D_TAKE + 2 * left] >= 0:  # taken, not yet kept: it passes its worse tile
         passed = 1 if _keeps_first(s, p, left, scorings_left, grouped) else 0
-        received = tile_worth(s, p, s[D_TILES + 2 * left + passed] & TW_TYPE, scorings_left, grouped)
+        received = use_worth(s, p, s[D_TILES + 2 * left + passed], scorings_left, grouped)
     else:
         received = _mean_board_worth(s, p, left, scorings_left, grouped)
     return envoy + pair_worth(kept, received, tribunes)
@@ -173,9 +186,9 @@ def _turn_worth(s, p, scorings_left, grouped):
         if ((w >> TW_OWNER_SHIFT) & 3) == p:
             v += ENVOY_WORTH
         if slot == 0:
-            worth0 = tile_worth(s, p, w & TW_TYPE, scorings_left, grouped)
+            worth0 = use_worth(s, p, w, scorings_left, grouped)
         else:
-            worth1 = tile_worth(s, p, w & TW_TYPE, scorings_left, grouped)
+            worth1 = use_worth(s, p, w, scorings_left, grouped)
     if choosing:
         return v + pair_worth(worth0, worth1, s[b + RES + R_T])
     if using0:
