@@ -49,7 +49,7 @@ from .layout import (
     TW_TYPE,
 )
 from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows
-from .scoring import largest_group, row_active, seat_base
+from .scoring import largest_group, seat_base, upgraded_position
 
 # The leaf value's weights (kernels._value reads them from here, so both stay in step)
 RESOURCE_WORTH = 0.5  # one resource
@@ -70,9 +70,7 @@ def tile_worth(s, p, t, scorings_left, grouped):
             return 0.0
         return CITIZEN_WORTH * scorings_left
     if t == T_U:
-        pres = s[seat_base(p) + PRES]
-        step = 2 - (pres & 1) if row_active(s, p, 2) > 0 else 1
-        steps = min(8, pres + step) - pres
+        steps = upgraded_position(s, p) - s[seat_base(p) + PRES]
         return steps * scorings_left * (PRESTIGE_WORTH + (1.0 if grouped else 0.0))
     return RESOURCE_WORTH
 

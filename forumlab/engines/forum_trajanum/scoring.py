@@ -99,13 +99,19 @@ def column_points(s, p):
 
 
 @njit(cache=True)
-def upgrade(s, p):
-    """Move the slide bar: +1, or to the next cypress with MI active; capped at 8."""
-    b = seat_base(p) + PRES
+def upgraded_position(s, p):
+    """Where an upgrade would move the slide bar: +1, or to the next cypress with MI
+    active; capped at 8."""
+    pres = s[seat_base(p) + PRES]
     if row_active(s, p, 2) > 0:
-        s[b] = min(8, s[b] + 2 - (s[b] & 1))
-    else:
-        s[b] = min(8, s[b] + 1)
+        return min(8, pres + 2 - (pres & 1))
+    return min(8, pres + 1)
+
+
+@njit(cache=True)
+def upgrade(s, p):
+    """Move the slide bar (:func:`upgraded_position`)."""
+    s[seat_base(p) + PRES] = upgraded_position(s, p)
 
 
 @njit(cache=True)
