@@ -617,7 +617,9 @@ def heuristic(s, player):
     Estimate = points so far + half the squares still in supply (players who can still
     place; so a big piece placed now beats keeping it) + for the seat to move, the
     enclosure threats it may cash next (free squares with one open side: 7 for the
-    first, 2 for each further one) and 35 when the tower has one open side left.
+    first, 2 for each further one) and 35 when the tower has one open side left; every
+    player also gets 10 x (share of its sides)**2 for each stone only it still can claim
+    (``stone_potential``).
     At 2 players (two sets each, 180 squares) every player also gets bridge progress
     (``bridge_progress``): 50 points times, per direction, 1 for a finished bridge,
     else the squared share of the board's length its chains from the two edges cover.
@@ -644,6 +646,11 @@ def heuristic(s, player):
 
 _BRIDGE_WEIGHT = 50.0  # points of a bridge; progress counts as its squared share
 _SUPPLY_WEIGHT = 0.5  # expected share of the squares still in supply that get placed
+# A live stone's worth to the colour building round it: 10 x (its share of the sides)**2.
+# Greedy with it won 38.1% of 240 4-player games against three greedy seats without it
+# and 58.8% of 240 2-player games (weights 5 and 20 did worse; search notebook,
+# "Eighteenth session").
+_STONE_WEIGHT = 10.0
 _THREAT_FIRST = 7.0  # value to the seat to move of a free square it can close
 _THREAT_MORE = 2.0
 _LOW20 = (1 << SIZE) - 1
@@ -768,6 +775,56 @@ def bridge_progress(s, q):
     return total
 
 
+@njit(cache=True, inline="always")
+def _colour_at(s, sq):
+    """The player whose piece square or marker is on occupied square sq (-1: none)."""
+    for q in range(s[N_PLAYERS]):
+        if _bit(s, PIECES + q * WORDS, sq) | _bit(s, MARKS + q * WORDS, sq):
+            return q
+    return -1
+
+
+@njit(cache=True)
+def stone_potential(s, est, weight):
+    """Add to ``est`` each live unclaimed stone's worth to the colour building round it.
+
+    A stone is live for q when every occupied side of it is q's (piece square or
+    marker) and at least one side is: only q can still claim it. It adds ``weight`` x
+    (q's sides / the stone's sides)**2 to q's estimate, if q can still place. A stone
+    touched by two colours can never be claimed and adds nothing.
+    """
+    for w in range(WORDS):
+        bits = s[STONES + w]
+        while bits:
+            low = bits & -bits
+            sq = w * 64 + lowest_bit_index(low)
+            bits ^= low
+            owner = -1
+            sides = 0
+            owned = 0
+            for d in range(4):
+                nb = NEIGHBOURS[sq, d]
+                if nb < 0:
+                    continue
+                sides += 1
+                if not _bit(s, OCC, nb):
+                    continue
+                q = _colour_at(s, nb)
+                if q < 0:
+                    owner = -2
+                    break
+                if owner == -1:
+                    owner = q
+                elif q != owner:
+                    owner = -2
+                    break
+                owned += 1
+            if owner < 0 or owned == sides or (s[STUCK] >> owner) & 1:
+                continue
+            share = owned / sides
+            est[owner] += weight * share * share
+
+
 @njit(cache=True)
 def _add_potential(s, est):
     n = s[N_PLAYERS]
@@ -776,6 +833,7 @@ def _add_potential(s, est):
             est[q] += _BRIDGE_WEIGHT * bridge_progress(s, q)
         if not (s[STUCK] >> q) & 1:
             est[q] += _SUPPLY_WEIGHT * s[SUPPLY_SQUARES + q]
+    stone_potential(s, est, _STONE_WEIGHT)
     # Free squares with exactly one free side: whoever covers that side encloses them,
     # most likely the seat to move.
     threats = enclosure_threats(s)
