@@ -143,3 +143,24 @@ def test_once_a_tile_is_used_the_other_one_keeps_only_its_envoy():
     state.play("use r")  # the builder; the own citizen goes to the ship
     assert held_worth(state.array, 0, SCORINGS) == 0.0
     assert state.array[base(0) + L.SHIP] == ship + 1
+
+
+def test_a_neighbours_keep_is_predicted_with_its_own_envoys_on_the_forum():
+    # Seat 0 kept a builder; seat 1 takes an upgrade and its own citizen. Seat 1 has an
+    # envoy on the Forum and one prestige step to gain: the upgrade is worth
+    # 1 x 3 x (0.3 + 1) = 3.9 to it, the citizen 2.1 - 0.7 = 1.4, so it keeps the upgrade
+    # and seat 0 receives the citizen (2.1 to seat 0). Seat 0 has no envoy on the Forum;
+    # read with seat 0's envoys instead (the bug this test caught), the upgrade is worth
+    # 0.9 to seat 1, it keeps the citizen and seat 0 was counted receiving the upgrade
+    # (0.7 + 0.9 = 1.6).
+    state = fixed_game()
+    _taken(state, L.T_B, L.T_B)
+    state.play(state.legal_move_texts()[0])
+    a = state.array
+    cell = {L.cell_name(c): c for c in range(37)}
+    a[base(1) + L.TILE + cell["a1"]] = word(L.T_U, 1)
+    a[base(1) + L.TILE + cell["a6"]] = word(L.T_CITP, 1)
+    a[L.FOCC] = 2  # seat 1's envoy
+    state.play("take a1 a6")
+    assert tile_worth(a, 1, L.T_U, SCORINGS, True) == pytest.approx(3.9)
+    assert held_worth(a, 0, SCORINGS) == pytest.approx(0.7 + 2.1)

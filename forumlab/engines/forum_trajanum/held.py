@@ -49,7 +49,7 @@ from .layout import (
     TW_TYPE,
 )
 from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows
-from .scoring import largest_group, seat_base, upgraded_position
+from .scoring import on_forum, seat_base, upgraded_position
 
 # The leaf value's weights (kernels._value reads them from here, so both stay in step)
 RESOURCE_WORTH = 0.5  # one resource
@@ -113,9 +113,10 @@ def _mean_board_worth(s, p, owner, scorings_left, grouped):
 
 
 @njit(cache=True)
-def _keeps_first(s, p, q, scorings_left, grouped):
+def _keeps_first(s, q, scorings_left):
     """True if seat q, holding its two taken tiles, keeps the first (its better one by
-    its own worth; ties keep the first)."""
+    its own worth, with its own envoys on the Forum; ties keep the first)."""
+    grouped = on_forum(s, q)
     w0 = use_worth(s, q, s[D_TILES + 2 * q], scorings_left, grouped)
     w1 = use_worth(s, q, s[D_TILES + 2 * q + 1], scorings_left, grouped)
     return w0 >= w1
@@ -135,14 +136,14 @@ def _draft_worth(s, p, scorings_left, grouped):
     else:
         k = s[D_KEPT + p]
         if k < 0:
-            k = 0 if _keeps_first(s, p, p, scorings_left, grouped) else 1
+            k = 0 if _keeps_first(s, p, scorings_left) else 1
         w = s[D_TILES + 2 * p + k]
         kept = use_worth(s, p, w, scorings_left, grouped)
         envoy = ENVOY_WORTH
     if s[PASSING + p] != 0:
         received = use_worth(s, p, s[PASSING + p], scorings_left, grouped)
     elif s[D_TAKE + 2 * left] >= 0:  # taken, not yet kept: it passes its worse tile
-        passed = 1 if _keeps_first(s, p, left, scorings_left, grouped) else 0
+        passed = 1 if _keeps_first(s, left, scorings_left) else 0
         received = use_worth(s, p, s[D_TILES + 2 * left + passed], scorings_left, grouped)
     else:
         received = _mean_board_worth(s, p, left, scorings_left, grouped)
@@ -202,8 +203,8 @@ def held_worth(s, p, scorings_left):
     if s[OVER] != 0 or s[SP] == 0:
         return 0.0
     if (s[STACK + s[SP] - 1] & 255) == I_DRAFT:  # the draft item tops the stack until it ends
-        return _draft_worth(s, p, scorings_left, largest_group(s, p) > 0)
+        return _draft_worth(s, p, scorings_left, on_forum(s, p))
     b = seat_base(p)
     if s[b + HELD] != 0 or s[b + HELD + 1] != 0:
-        return _turn_worth(s, p, scorings_left, largest_group(s, p) > 0)
+        return _turn_worth(s, p, scorings_left, on_forum(s, p))
     return 0.0

@@ -156,6 +156,16 @@ def largest_group(s, p):
 
 
 @njit(cache=True)
+def on_forum(s, p):
+    """Whether seat p has at least one envoy on the Forum (a largest group above 0,
+    without the flood fill)."""
+    for f in range(80):
+        if s[FOCC + f] == p + 1:
+            return True
+    return False
+
+
+@njit(cache=True)
 def area_points(s, p):
     """Largest group on the prestige bar: AREA[min(s,10)] + p + m, 0 without envoys."""
     g = largest_group(s, p)
