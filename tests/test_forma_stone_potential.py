@@ -80,3 +80,10 @@ def test_the_heuristic_counts_the_term_for_the_colour_building_round_a_stone():
     gap = (forma_kernels.heuristic(with_stone.array, 0)
            - forma_kernels.heuristic(without.array, 0))
     assert gap == pytest.approx(10 * (2 / 4) ** 2)
+
+
+@pytest.mark.parametrize("stone, side", [("d4", "d3"), ("h7", "h6")])
+def test_a_stone_on_a_words_top_bit_is_seen(stone, side):
+    # d4 and h7 are squares 63 and 127: bit 63 of a bitboard word (a negative int64).
+    state = script(game(4, [stone]).new_state(0), [(3, one(side))])
+    assert potential(state) == pytest.approx([0, 0, 0, 10 * (1 / 4) ** 2])
