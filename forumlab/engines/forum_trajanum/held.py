@@ -113,10 +113,9 @@ def _mean_board_worth(s, p, owner, scorings_left, grouped):
 
 
 @njit(cache=True)
-def _keeps_first(s, q, scorings_left):
+def _keeps_first(s, q, scorings_left, grouped):
     """True if seat q, holding its two taken tiles, keeps the first (its better one by
-    its own worth, with its own envoys on the Forum; ties keep the first)."""
-    grouped = on_forum(s, q)
+    its own worth; ``grouped`` must be q's own ``on_forum``; ties keep the first)."""
     w0 = use_worth(s, q, s[D_TILES + 2 * q], scorings_left, grouped)
     w1 = use_worth(s, q, s[D_TILES + 2 * q + 1], scorings_left, grouped)
     return w0 >= w1
@@ -136,14 +135,14 @@ def _draft_worth(s, p, scorings_left, grouped):
     else:
         k = s[D_KEPT + p]
         if k < 0:
-            k = 0 if _keeps_first(s, p, scorings_left) else 1
+            k = 0 if _keeps_first(s, p, scorings_left, grouped) else 1
         w = s[D_TILES + 2 * p + k]
         kept = use_worth(s, p, w, scorings_left, grouped)
         envoy = ENVOY_WORTH
     if s[PASSING + p] != 0:
         received = use_worth(s, p, s[PASSING + p], scorings_left, grouped)
     elif s[D_TAKE + 2 * left] >= 0:  # taken, not yet kept: it passes its worse tile
-        passed = 1 if _keeps_first(s, left, scorings_left) else 0
+        passed = 1 if _keeps_first(s, left, scorings_left, on_forum(s, left)) else 0
         received = use_worth(s, p, s[D_TILES + 2 * left + passed], scorings_left, grouped)
     else:
         received = _mean_board_worth(s, p, left, scorings_left, grouped)
