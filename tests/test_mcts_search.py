@@ -228,6 +228,34 @@ def test_widening_opens_only_the_best_children_by_heuristic():
     assert worst_opened >= values[len(moves) - 1]
 
 
+def test_replies_caps_other_seats_nodes_at_their_best_moves():
+    """With replies=1 every node where the other seat moves opens one child: that seat's
+    best move by its own one-ply heuristic (greedy's, up to ties); the searcher's own
+    nodes still open several. Without the cap those nodes open several children too."""
+    state = forma_position()
+    searcher = state.current_player
+    for replies, most in ((1, 1), (0, None)):
+        agent = create_agent(f"mcts(iterations=1500, order_depth=2, widen=1.0, tree_depth=2, reuse=false, "
+                             f"replies={replies})", seed=3)
+        agent.act(state)
+        nodes, _, meta, _ = agent._tree
+        used = int(meta[0])
+        replied = [i for i in range(1, used) if nodes[i, kernel.F_PARENT] == 0 and nodes[i, kernel.F_CHILD] != -1]
+        assert len(replied) > 3 and int(nodes[0, kernel.F_NCHILD]) > 3
+        opened = [int(nodes[i, kernel.F_NCHILD]) for i in replied]
+        if most is None:
+            assert max(opened) > 1
+            continue
+        assert opened == [1] * len(replied)
+        for i in replied[:5]:
+            after = state.copy()
+            after.play(int(nodes[i, kernel.F_MOVE]))
+            assert after.current_player != searcher
+            reply = int(nodes[nodes[i, kernel.F_CHILD], kernel.F_MOVE])
+            best = max(heuristic_after(after, m) for m in after.legal_moves().tolist())
+            assert heuristic_after(after, reply) == best
+
+
 def test_same_seed_same_tree_bit_for_bit():
     state = forma_position()
     runs = []
@@ -245,7 +273,8 @@ def test_same_seed_same_tree_bit_for_bit():
                                         ("mcts(deepen_after=-5)", "deepen_after"),
                                         ("mcts(deepen_min_seconds=-0.5)", "deepen_min_seconds"),
                                         ("mcts(deepen_min_iterations=-1)", "deepen_min_iterations"),
-                                        ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations")])
+                                        ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations"),
+                                        ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

@@ -80,6 +80,8 @@ class MCTSAgent(Agent):
                              low=0),
         "widen": Param(0.0, "progressive unpruning of best-first nodes: "
                              "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0),
+        "replies": Param(0, "most children a best-first node of another seat opens, its best by its own "
+                            "one-ply heuristic (0 = as widen allows; 1 = expect greedy's move)", low=0),
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false",
@@ -145,7 +147,7 @@ class MCTSAgent(Agent):
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
-            deepen_after=o["deepen_after"],
+            deepen_after=o["deepen_after"], replies=o["replies"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag

@@ -96,16 +96,17 @@ class Settings(NamedTuple):
     deepen: int  # visits after which a leaf at max_depth * k grows max_depth more plies (0 = never)
     samples: int  # random moves scored per ply of a ROLLOUT_SAMPLED rollout
     deepen_after: int  # root visits before any leaf deepens (0 = from the first iteration)
+    replies: int  # most children a best-first node of another seat than the root's opens (0 = no cap)
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
                   hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
-                  hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0) -> Settings:
+                  hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0, replies=0) -> Settings:
     """A :class:`Settings` with every field converted to its declared type."""
     return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
                     int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
                     int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen),
-                    int(samples), int(deepen_after))
+                    int(samples), int(deepen_after), int(replies))
 
 
 ROLLOUT_RANDOM = 0
@@ -314,6 +315,8 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     hscale, history_weight, imm_alpha = settings.hscale, settings.history_weight, settings.imm_alpha
     order_depth, widen, hrelative = settings.order_depth, settings.widen, settings.hrelative
     max_depth, deepen, deepen_after = settings.max_depth, settings.deepen, settings.deepen_after
+    replies = settings.replies
+    searcher = current_player(tag, root)
     capacity = nodes.shape[0]
     width = order_width(order_pool)
     slots = order_slots(order_pool)
@@ -378,6 +381,12 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
                     # Progressive unpruning: best-first children are opened one by
                     # one as the node's visits grow.
                     n = min(n, 1 + np.int64(widen * np.sqrt(nodes[node, F_VISITS])))
+                if replies > 0 and nodes[node, F_PERM] < 0 and mover != searcher:
+                    # An opponent model: another seat's best-first node opens only its
+                    # ``replies`` best moves by that seat's one-ply heuristic (1: the
+                    # seat is expected to play greedy's move), so the budget goes to the
+                    # searcher's own alternatives and the tree can span a whole round.
+                    n = min(n, replies)
                 if k < n and meta[0] < capacity:
                     perm = nodes[node, F_PERM]
                     if perm < 0:
