@@ -38,6 +38,11 @@ One implementation covers:
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
+- An opponent model (``replies=k``): a best-first node of any other seat than the
+  searcher's opens only its k best moves by that seat's one-ply heuristic, so the
+  budget goes to the searcher's own alternatives and a shallow tree can span a whole
+  round of a many-player game (``replies=1`` expects greedy's move from every
+  opponent; docs/search-notebook.md, "Nineteenth session").
 
 Root parallelism: ``run_iterations``, ``reset_tree`` and ``reroot`` release the GIL
 (``nogil``), so several Python threads can each search their own tree from the same
