@@ -81,7 +81,9 @@ class MCTSAgent(Agent):
         "widen": Param(0.0, "progressive unpruning of best-first nodes: "
                              "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0),
         "replies": Param(0, "most children a best-first node of another seat opens, its best by its own "
-                            "one-ply heuristic (0 = as widen allows; 1 = expect greedy's move)", low=0),
+                            "one-ply heuristic (0 = as widen allows; 1 = expect greedy's move: an "
+                            "opponent model, strong against greedy seats, weak against searching ones)",
+                         low=0),
         "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false",
