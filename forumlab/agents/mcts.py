@@ -56,6 +56,8 @@ class MCTSAgent(Agent):
                                    "| sample (best of `samples` random moves by the one-ply heuristic) "
                                    "| none (heuristic at the leaf)", choices=tuple(_ROLLOUTS)),
         "samples": Param(8, "random moves scored per ply of a rollout=sample rollout", low=1),
+        "proposals": Param(0, "of those samples, how many come from the game's proposal of contested moves "
+                              "(a game without one proposes uniformly random moves)", low=0),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0),
         "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
@@ -149,7 +151,7 @@ class MCTSAgent(Agent):
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
-            deepen_after=o["deepen_after"], replies=o["replies"],
+            deepen_after=o["deepen_after"], replies=o["replies"], proposals=o["proposals"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag

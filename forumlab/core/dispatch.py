@@ -38,6 +38,8 @@ from numba.core.typing.templates import AbstractTemplate, infer_global, signatur
 
 PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
             "heuristic", "determinize")
+# Optional protocol functions and the required one that stands in for a game without them.
+OPTIONAL = {"proposal_move": "random_move"}
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ def _kernel(tag, name):
     ``tag`` is not a game tag, so numba reports a typing error)."""
     if not isinstance(tag, GameTagType):
         return None
-    return getattr(importlib.import_module(tag.kernels), name)
+    module = importlib.import_module(tag.kernels)
+    return getattr(module, name, None) or getattr(module, OPTIONAL.get(name, name))
 
 
 def _mark_calls_inline(builder, callee: str) -> None:
@@ -152,6 +155,14 @@ def random_move(tag, s, rng):
     return tag.module().random_move(s, rng)
 
 
+def proposal_move(tag, s, rng):
+    """A legal move from the game's rollout proposal (optional kernel; a game without
+    one proposes ``random_move``): biased towards the moves that decide points, to be
+    filtered by the heuristic, as in ``sampled_greedy_move``."""
+    module = tag.module()
+    return getattr(module, "proposal_move", module.random_move)(s, rng)
+
+
 def is_terminal(tag, s):
     """True once the game is over."""
     return tag.module().is_terminal(s)
@@ -177,8 +188,8 @@ def max_moves(tag):
     return tag.module().MAX_MOVES
 
 
-for _stub in (current_player, legal_moves, apply_move, random_move, is_terminal, scores, heuristic,
-              determinize):
+for _stub in (current_player, legal_moves, apply_move, random_move, proposal_move, is_terminal, scores,
+              heuristic, determinize):
     _bind(_stub)
 
 

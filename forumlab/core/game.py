@@ -46,6 +46,13 @@ class Kernels:
       ``observer`` cannot see, consistently with what they saw (identity for
       perfect-information games).
 
+    Optional (:data:`forumlab.core.dispatch.OPTIONAL`; generic code calls the stand-in
+    named there for a game whose module does not define it):
+
+    - ``proposal_move(state, rng) -> int64``: a legal move biased towards the moves
+      that decide points, which the ``proposals`` option of sampled rollouts scores
+      first (stand-in: ``random_move``).
+
     The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
     (the length of every state array); both are checked against the limits of generic
     code when the game registers (:mod:`forumlab.core.limits`). ``tag`` selects

@@ -102,16 +102,18 @@ class Settings(NamedTuple):
     samples: int  # random moves scored per ply of a ROLLOUT_SAMPLED rollout
     deepen_after: int  # root visits before any leaf deepens (0 = from the first iteration)
     replies: int  # most children a best-first node of another seat than the root's opens (0 = no cap)
+    proposals: int  # of a ROLLOUT_SAMPLED ply's ``samples``, how many come from the game's proposal_move
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
                   hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
-                  hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0, replies=0) -> Settings:
+                  hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0, replies=0,
+                  proposals=0) -> Settings:
     """A :class:`Settings` with every field converted to its declared type."""
     return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
                     int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
                     int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen),
-                    int(samples), int(deepen_after), int(replies))
+                    int(samples), int(deepen_after), int(replies), int(proposals))
 
 
 ROLLOUT_RANDOM = 0
@@ -206,9 +208,9 @@ def _history_bonus(history, player, move, weight, visits, mean):
 
 
 @njit(cache=True, inline="always")
-def _rollout_move(tag, s, rng, policy, epsilon, samples):
+def _rollout_move(tag, s, rng, policy, epsilon, samples, proposals):
     if policy == ROLLOUT_SAMPLED:
-        return sampled_greedy_move(tag, s, rng, samples)
+        return sampled_greedy_move(tag, s, rng, samples, proposals)
     if policy == ROLLOUT_RANDOM or rand_float(rng) < epsilon:
         return random_move(tag, s, rng)
     return greedy_move(tag, s, rng)
@@ -478,7 +480,7 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
         while (rollout != ROLLOUT_NONE and not is_terminal(tag, s)
                and (cutoff <= 0 or plies < cutoff)):
             mover = current_player(tag, s)
-            move = _rollout_move(tag, s, rng, rollout, epsilon, settings.samples)
+            move = _rollout_move(tag, s, rng, rollout, epsilon, settings.samples, settings.proposals)
             apply_move(tag, s, move)
             if use_history:
                 n_trace = _trace(trace_player, trace_move, n_trace, mover, move)

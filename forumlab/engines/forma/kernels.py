@@ -74,6 +74,8 @@ from .layout import (
     BOARD_PLANE,
     BRIDGES_EW,
     BRIDGES_NS,
+    COVER_IDX,
+    COVER_START,
     ENCLOSED,
     FORMA_ID,
     FREE,
@@ -394,6 +396,84 @@ def random_move(s, rng):
     return PASS  # unreachable: MOVER_CAN_PLACE guarantees a fit
 
 
+_PROPOSAL_TRIES = 16  # placements drawn at the chosen square before falling back
+
+
+@njit(cache=True)
+def proposal_move(s, rng):
+    """A random legal move that touches the contested squares, when there are any.
+
+    A rollout proposal (``forumlab.core.dispatch.proposal_move``): uniformly random
+    placements almost never land where points are decided, beside a stone or the
+    tower or on the last open side of a free square, so rollouts built from them
+    leave every race for those points unplayed. This draws a *hot* square — a free
+    square next to an unclaimed stone that at most one colour touches, next to the
+    unowned tower, or the one free side of a square with a single free side — and
+    then a random placement of the mover's shapes covering it (``_PROPOSAL_TRIES``
+    draws from ``COVER_IDX``). With no hot square, or no fit found, it returns
+    ``random_move``. Not uniform over anything: a proposal, to be filtered by the
+    heuristic (``sampled_greedy_move``).
+    """
+    if s[MOVER_CAN_PLACE] == 0:
+        return PASS
+    hot = -1
+    seen = 0
+    for w in range(WORDS):
+        bits = s[STONES + w]
+        while bits:
+            low = bits & -bits
+            sq = w * 64 + lowest_bit_index(low)
+            bits ^= low
+            owner = -1
+            for d in range(4):
+                nb = NEIGHBOURS[sq, d]
+                if nb >= 0 and _bit(s, OCC, nb):
+                    q = _colour_at(s, nb)
+                    if q < 0 or (owner >= 0 and q != owner):
+                        owner = -2
+                        break
+                    owner = q
+            if owner == -2 or _colour_at(s, sq) >= 0:  # dead, or claimed (marker on it)
+                continue
+            for d in range(4):
+                nb = NEIGHBOURS[sq, d]
+                if nb >= 0 and not _bit(s, OCC, nb):
+                    seen += 1
+                    if rand_below(rng, seen) == 0:
+                        hot = nb
+    tower = s[TOWER]
+    if tower >= 0 and s[TOWER_OWNER] < 0:
+        for d in range(4):
+            nb = NEIGHBOURS[tower, d]
+            if nb >= 0 and not _bit(s, OCC, nb):
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    hot = nb
+    for w in range(WORDS):
+        threats = _threat_word(s, w)
+        while threats:
+            low = threats & -threats
+            sq = w * 64 + lowest_bit_index(low)
+            threats ^= low
+            for d in range(4):
+                nb = NEIGHBOURS[sq, d]
+                if nb >= 0 and not _bit(s, OCC, nb):
+                    seen += 1
+                    if rand_below(rng, seen) == 0:
+                        hot = nb
+    if hot < 0:
+        return random_move(s, rng)
+    start = COVER_START[hot]
+    n = COVER_START[hot + 1] - start
+    avail = s[AVAIL + s[PLAYER]]
+    for _ in range(_PROPOSAL_TRIES):
+        idx = COVER_IDX[start + rand_below(rng, n)]
+        code = PL_CODE[idx]
+        if (avail >> ((code // SQUARES) >> 3)) & 1 and _fits(s, idx):
+            return code
+    return random_move(s, rng)
+
+
 # ---- playing a move ------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _enclosed(s, sq):
@@ -658,6 +738,32 @@ _LOW44 = (1 << (64 - SIZE)) - 1
 _LOW63 = (1 << 63) - 1
 
 
+@njit(cache=True, inline="always")
+def _threat_bits(f_prev, f, f_next, i):
+    """Squares of word i of the free plane ``f`` with exactly one free side (given
+    the free words before and after it)."""
+    up = (f << SIZE) | ((f_prev >> (64 - SIZE)) & _LOW20)
+    down = ((f >> SIZE) & _LOW44) | (f_next << (64 - SIZE))
+    left = ((f << 1) | ((f_prev >> 63) & 1)) & NOT_COL_A[i]
+    right = (((f >> 1) & _LOW63) | (f_next << 63)) & NOT_COL_T[i]
+    x1 = up ^ down
+    x2 = left ^ right
+    return f & (x1 ^ x2) & ~((up & down) | (left & right))
+
+
+@njit(cache=True, inline="always")
+def _free_word(s, i):
+    if i < 0 or i >= WORDS:
+        return 0
+    return ~s[OCC + i] & BOARD_PLANE[i]
+
+
+@njit(cache=True)
+def _threat_word(s, i):
+    """Word i of the plane of free squares with exactly one free side."""
+    return _threat_bits(_free_word(s, i - 1), _free_word(s, i), _free_word(s, i + 1), i)
+
+
 @njit(cache=True)
 def enclosure_threats(s):
     """Free squares with exactly one free side (covering that side would enclose them).
@@ -667,16 +773,10 @@ def enclosure_threats(s):
     """
     threats = 0
     f_prev = 0
-    f = ~s[OCC] & BOARD_PLANE[0]
+    f = _free_word(s, 0)
     for i in range(WORDS):
-        f_next = ~s[OCC + i + 1] & BOARD_PLANE[i + 1] if i < WORDS - 1 else 0
-        up = (f << SIZE) | ((f_prev >> (64 - SIZE)) & _LOW20)
-        down = ((f >> SIZE) & _LOW44) | (f_next << (64 - SIZE))
-        left = ((f << 1) | ((f_prev >> 63) & 1)) & NOT_COL_A[i]
-        right = (((f >> 1) & _LOW63) | (f_next << 63)) & NOT_COL_T[i]
-        x1 = up ^ down
-        x2 = left ^ right
-        threats += popcount(f & (x1 ^ x2) & ~((up & down) | (left & right)))
+        f_next = _free_word(s, i + 1)
+        threats += popcount(_threat_bits(f_prev, f, f_next, i))
         f_prev = f
         f = f_next
     return threats
