@@ -399,6 +399,18 @@ def random_move(s, rng):
 _PROPOSAL_TRIES = 16  # placements drawn at the chosen square before falling back
 
 
+@njit(cache=True, inline="always")
+def _draw_free_side(s, sq, rng, hot, seen):
+    """Reservoir sampling over the free sides of square sq: (chosen square, count seen)."""
+    for d in range(4):
+        nb = NEIGHBOURS[sq, d]
+        if nb >= 0 and not _bit(s, OCC, nb):
+            seen += 1
+            if rand_below(rng, seen) == 0:
+                hot = nb
+    return hot, seen
+
+
 @njit(cache=True)
 def proposal_move(s, rng):
     """A random legal move that touches the contested squares, when there are any.
@@ -419,48 +431,23 @@ def proposal_move(s, rng):
     hot = -1
     seen = 0
     for w in range(WORDS):
-        bits = s[STONES + w]
-        while bits:
-            low = bits & -bits
-            sq = w * 64 + lowest_bit_index(low)
-            bits ^= low
-            owner = -1
-            for d in range(4):
-                nb = NEIGHBOURS[sq, d]
-                if nb >= 0 and _bit(s, OCC, nb):
-                    q = _colour_at(s, nb)
-                    if q < 0 or (owner >= 0 and q != owner):
-                        owner = -2
-                        break
-                    owner = q
-            if owner == -2 or _colour_at(s, sq) >= 0:  # dead, or claimed (marker on it)
+        stones = s[STONES + w]
+        while stones:
+            sq = w * 64 + lowest_bit_index(stones)
+            stones &= stones - 1
+            owner, sides, owned = _stone_sides(s, sq)
+            if owner == -2 or owned == sides:  # dead, or claimed
                 continue
-            for d in range(4):
-                nb = NEIGHBOURS[sq, d]
-                if nb >= 0 and not _bit(s, OCC, nb):
-                    seen += 1
-                    if rand_below(rng, seen) == 0:
-                        hot = nb
+            hot, seen = _draw_free_side(s, sq, rng, hot, seen)
     tower = s[TOWER]
     if tower >= 0 and s[TOWER_OWNER] < 0:
-        for d in range(4):
-            nb = NEIGHBOURS[tower, d]
-            if nb >= 0 and not _bit(s, OCC, nb):
-                seen += 1
-                if rand_below(rng, seen) == 0:
-                    hot = nb
+        hot, seen = _draw_free_side(s, tower, rng, hot, seen)
     for w in range(WORDS):
         threats = _threat_word(s, w)
         while threats:
-            low = threats & -threats
-            sq = w * 64 + lowest_bit_index(low)
-            threats ^= low
-            for d in range(4):
-                nb = NEIGHBOURS[sq, d]
-                if nb >= 0 and not _bit(s, OCC, nb):
-                    seen += 1
-                    if rand_below(rng, seen) == 0:
-                        hot = nb
+            sq = w * 64 + lowest_bit_index(threats)
+            threats &= threats - 1
+            hot, seen = _draw_free_side(s, sq, rng, hot, seen)
     if hot < 0:
         return random_move(s, rng)
     start = COVER_START[hot]
@@ -884,6 +871,29 @@ def _colour_at(s, sq):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _stone_sides(s, sq):
+    """(owner, sides, owned) of the grey stone on sq: its sides on the board, and the
+    one colour on its occupied sides with how many it holds (owner -1: no side
+    occupied; -2: dead, touched by two colours or by an obstacle, counts unfinished)."""
+    owner = -1
+    sides = 0
+    owned = 0
+    for d in range(4):
+        nb = NEIGHBOURS[sq, d]
+        if nb < 0:
+            continue
+        sides += 1
+        if not _bit(s, OCC, nb):
+            continue
+        q = _colour_at(s, nb)
+        if q < 0 or (owner >= 0 and q != owner):
+            return -2, sides, owned
+        owner = q
+        owned += 1
+    return owner, sides, owned
+
+
 @njit(cache=True)
 def stone_potential(s, est, weight):
     """Add to ``est`` each live unclaimed stone's worth to the colour building round it.
@@ -899,26 +909,7 @@ def stone_potential(s, est, weight):
             low = bits & -bits
             sq = w * 64 + lowest_bit_index(low)
             bits ^= low
-            owner = -1
-            sides = 0
-            owned = 0
-            for d in range(4):
-                nb = NEIGHBOURS[sq, d]
-                if nb < 0:
-                    continue
-                sides += 1
-                if not _bit(s, OCC, nb):
-                    continue
-                q = _colour_at(s, nb)
-                if q < 0:
-                    owner = -2
-                    break
-                if owner == -1:
-                    owner = q
-                elif q != owner:
-                    owner = -2
-                    break
-                owned += 1
+            owner, sides, owned = _stone_sides(s, sq)
             if owner < 0 or owned == sides or (s[STUCK] >> owner) & 1:
                 continue
             share = owned / sides
