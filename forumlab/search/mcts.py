@@ -14,7 +14,8 @@ One implementation covers:
   and the cheaper UCT path is used.
 - Rollouts: uniformly random (the engines' random_move fast path), epsilon-greedy
   on the one-ply heuristic, or the best of a few random moves by that heuristic
-  (``samples``; cheap where a full greedy step would generate thousands of moves),
+  (``samples``; cheap where a full greedy step would generate thousands of moves;
+  ``proposals`` of them drawn from the game's proposal of contested moves, if any),
   with an optional cut-off after which the position is scored by the heuristic.
 - Heuristic leaf values: sigmoid(margin / hscale) of each player's heuristic margin,
   optionally measured from the margin at the root (``hrelative``), which keeps the

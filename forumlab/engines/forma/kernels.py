@@ -875,7 +875,7 @@ def _colour_at(s, sq):
 def _stone_sides(s, sq):
     """(owner, sides, owned) of the grey stone on sq: its sides on the board, and the
     one colour on its occupied sides with how many it holds (owner -1: no side
-    occupied; -2: dead, touched by two colours or by an obstacle, counts unfinished)."""
+    occupied; -2: dead, touched by two colours or an obstacle, the counts then partial)."""
     owner = -1
     sides = 0
     owned = 0
