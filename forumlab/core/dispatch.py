@@ -86,7 +86,12 @@ def _kernel(tag, name):
     ``tag`` is not a game tag, so numba reports a typing error)."""
     if not isinstance(tag, GameTagType):
         return None
-    module = importlib.import_module(tag.kernels)
+    return module_kernel(importlib.import_module(tag.kernels), name)
+
+
+def module_kernel(module, name):
+    """The kernel ``name`` of a game's kernel module, or the stand-in that
+    :data:`OPTIONAL` names for an optional kernel the module does not define."""
     return getattr(module, name, None) or getattr(module, OPTIONAL.get(name, name))
 
 
@@ -159,8 +164,7 @@ def proposal_move(tag, s, rng):
     """A legal move from the game's rollout proposal (optional kernel; a game without
     one proposes ``random_move``): biased towards the moves that decide points, to be
     filtered by the heuristic, as in ``sampled_greedy_move``."""
-    module = tag.module()
-    return getattr(module, "proposal_move", module.random_move)(s, rng)
+    return module_kernel(tag.module(), "proposal_move")(s, rng)
 
 
 def is_terminal(tag, s):

@@ -127,20 +127,22 @@ PL_CODE, PL_WORD, PL_MASK = _placement_tables()
 
 def _cover_tables():
     """Per square, the placements covering it: ``COVER_IDX[COVER_START[sq]:COVER_START[sq + 1]]``
-    (placement indices, as in ``PL_CODE``). 137,444 entries; used to propose moves at a
-    chosen square (``proposal_move`` in the kernels)."""
-    covers = [[] for _ in range(SQUARES)]
+    (placement indices, as in ``PL_CODE``, ascending). 137,444 entries; used to propose
+    moves at a chosen square (``proposal_move`` in the kernels)."""
+    squares, placements = [], []
     for o in range(N_ORIENT):
         h, w = int(ORIENT_H[o]), int(ORIENT_W[o])
-        for a in range((SIZE + 1 - h) * (SIZE + 1 - w)):
-            r, c = divmod(a, SIZE + 1 - w)
-            idx = int(ORIENT_PL_START[o]) + a
-            for j in range(ORIENT_NCELLS[o]):
-                covers[(r + ORIENT_DR[o, j]) * SIZE + c + ORIENT_DC[o, j]].append(idx)
+        rows, cols = np.meshgrid(np.arange(SIZE + 1 - h), np.arange(SIZE + 1 - w), indexing="ij")
+        idx = ORIENT_PL_START[o] + np.arange(rows.size)
+        for j in range(ORIENT_NCELLS[o]):
+            squares.append(((rows + ORIENT_DR[o, j]) * SIZE + cols + ORIENT_DC[o, j]).ravel())
+            placements.append(idx)
+    squares, placements = np.concatenate(squares), np.concatenate(placements)
+    order = np.lexsort((placements, squares))
     start = np.zeros(SQUARES + 1, dtype=np.int64)
-    start[1:] = np.cumsum([len(x) for x in covers])
+    start[1:] = np.cumsum(np.bincount(squares, minlength=SQUARES))
     # int32: numba will not cache a kernel that freezes a global array of 1 MB or more.
-    return start, np.array([i for x in covers for i in x], dtype=np.int32)
+    return start, placements[order].astype(np.int32)
 
 
 COVER_START, COVER_IDX = _cover_tables()
