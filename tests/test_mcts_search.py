@@ -165,6 +165,67 @@ def test_a_gate_that_holds_deepening_back_builds_the_tree_without_deepen(held, d
     assert _depths(deep._tree[0], int(deep._tree[2][0])).max() >= 4
 
 
+def test_order_sample_orders_a_sample_only_where_deepening_grew_the_tree():
+    """With order_sample=64 every node that deepening opened (ply 2 and below) chooses
+    its children from 64 distinct legal moves, best-first by the mover's one-ply
+    heuristic; the two fully ordered plies above keep their whole orders, identical to a
+    search without the option until the first deepened node is ordered."""
+    state = forma_position()
+    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, deepen=30, {})"
+    sampled = create_agent(spec.format("order_sample=64"), seed=4)
+    sampled.act(state)
+    nodes, _, meta, pool = sampled._tree
+    used = int(meta[0])
+    depth = _depths(nodes, used)
+    assert depth.max() >= 4
+    grown = [i for i in range(used) if nodes[i, kernel.F_CHILD] != -1]
+    deep = [i for i in grown if depth[i] >= 2]
+    assert deep
+    for i in grown:
+        assert nodes[i, kernel.F_PERM] < 0  # best-first everywhere
+        assert (nodes[i, kernel.F_NLEGAL] == 64) == (depth[i] >= 2)
+    width = kernel.order_width(pool)
+    orders = pool.reshape(pool.size)
+    game = state.game
+    for i in deep:
+        # The node's position: replay the moves from the root.
+        path, j = [], i
+        while j != 0:
+            path.append(int(nodes[j, kernel.F_MOVE]))
+            j = int(nodes[j, kernel.F_PARENT])
+        position = state.array.copy()
+        for move in reversed(path):
+            game.kernels.apply_move(position, move)
+        slot = -1 - int(nodes[i, kernel.F_PERM])
+        order = orders[slot * width:slot * width + 64]
+        buf = np.empty(game.kernels.max_moves, dtype=np.int64)
+        legal = set(buf[:game.kernels.legal_moves(position, buf)].tolist())
+        assert len(set(order.tolist())) == 64 and set(order.tolist()) <= legal
+        mover = int(nodes[nodes[i, kernel.F_CHILD], kernel.F_MOVER])  # the seat to move there
+        values = []
+        for move in order.tolist():
+            child = position.copy()
+            game.kernels.apply_move(child, move)
+            values.append(game.kernels.heuristic(child, mover))
+        assert values == sorted(values, reverse=True)
+
+
+def test_order_sample_is_reproducible_and_off_by_default():
+    """Same seed, same tree bit for bit; order_sample=0 is the search without it, and a
+    sample at least as large as every move list changes nothing either."""
+    state = forma_position()
+    spec = "mcts(iterations=1500, order_depth=2, widen=0.3, tree_depth=2, reuse=false, deepen=30{})"
+    trees = []
+    for extra in ("", ", order_sample=0", ", order_sample=40000", ", order_sample=64", ", order_sample=64"):
+        agent = create_agent(spec.format(extra), seed=4)
+        agent.act(state)
+        used = int(agent._tree[2][0])
+        trees.append(agent._tree[0][:used].copy())
+    assert all(t.shape == trees[0].shape and (t == trees[0]).all() for t in trees[1:3])
+    assert trees[3].shape == trees[4].shape and (trees[3] == trees[4]).all()
+    assert not (trees[3].shape == trees[0].shape and (trees[3] == trees[0]).all())
+
+
 def test_deepen_after_counts_root_visits_before_any_leaf_grows():
     """With deepen_after=2000 of 4000 iterations the tree deepens, but nothing below
     the depth limit can have been visited in the first 2000 iterations: the visits
@@ -274,7 +335,9 @@ def test_same_seed_same_tree_bit_for_bit():
                                         ("mcts(deepen_min_seconds=-0.5)", "deepen_min_seconds"),
                                         ("mcts(deepen_min_iterations=-1)", "deepen_min_iterations"),
                                         ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations"),
-                                        ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies")])
+                                        ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies"),
+                                        ("mcts(order_sample=-1)", "order_sample"),
+                                        ("mcts(order_sample=2.5)", "order_sample")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

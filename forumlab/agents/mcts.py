@@ -75,6 +75,10 @@ class MCTSAgent(Agent):
                                          "budget is at least this many seconds (0 = any budget)", low=0.0),
         "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
                                           "at least this many iterations (0 = any budget)", low=0),
+        "order_sample": Param(0, "a best-first node that deepening opens below order_depth orders this many "
+                                 "of its legal moves, drawn uniformly, instead of all of them "
+                                 "(0 = all): deepening then costs little where moves number thousands",
+                              low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -152,6 +156,7 @@ class MCTSAgent(Agent):
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
             deepen_after=o["deepen_after"], replies=o["replies"], proposals=o["proposals"],
+            order_sample=o["order_sample"],
         )
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
