@@ -36,6 +36,10 @@ One implementation covers:
   over them biases the search against the moves it explores most; with the limit
   and best-first plies above it, MCTS is a selective fixed-depth search whose
   visits go to the strongest replies (docs/search-notebook.md).
+- Sampled orders below the fully ordered plies (``order_sample=M``): a node that
+  deepening opens orders M of its legal moves drawn uniformly without replacement, not
+  all of them (a full one-ply scan of Forma's thousands of placements costs about as much
+  as a whole greedy move, so without it deepening spends the budget on ordering).
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
