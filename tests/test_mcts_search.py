@@ -226,6 +226,24 @@ def test_order_sample_is_reproducible_and_off_by_default():
     assert not (trees[3].shape == trees[0].shape and (trees[3] == trees[0]).all())
 
 
+def test_order_sample_starts_every_search_from_a_fresh_tree():
+    """A kept subtree's root was ordered from a sample when deepening opened it; a root
+    must weigh every move, so with order_sample the search never reuses its tree."""
+    game = create_game("forma", {"players": 2})
+    state = game.new_state(1)
+    spec = "mcts(iterations=1000, order_depth=2, widen=0.3, tree_depth=2, deepen=30{})"
+    for extra, reuses in (("", True), (", order_sample=64", False)):
+        me = create_agent(spec.format(extra), seed=4)
+        other = create_agent("greedy", seed=4)
+        position = state.copy()
+        kept = []
+        for _ in range(3):
+            position.play(me.act(position))
+            kept.append(me.last_search["reused_nodes"])
+            position.play(other.act(position))
+        assert (max(kept) > 1) is reuses
+
+
 def test_deepen_after_counts_root_visits_before_any_leaf_grows():
     """With deepen_after=2000 of 4000 iterations the tree deepens, but nothing below
     the depth limit can have been visited in the first 2000 iterations: the visits

@@ -77,7 +77,8 @@ class MCTSAgent(Agent):
                                           "at least this many iterations (0 = any budget)", low=0),
         "order_sample": Param(0, "a best-first node that deepening opens below order_depth orders this many "
                                  "of its legal moves, drawn uniformly, instead of all of them "
-                                 "(0 = all): deepening then costs little where moves number thousands",
+                                 "(0 = all): deepening then costs little where moves number thousands; "
+                                 "turns tree reuse off, since a kept node was ordered from a sample",
                               low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
@@ -158,12 +159,16 @@ class MCTSAgent(Agent):
             deepen_after=o["deepen_after"], replies=o["replies"], proposals=o["proposals"],
             order_sample=o["order_sample"],
         )
+        # A kept subtree's nodes sit nearer the root than when they were expanded: with
+        # order_sample its new root may have been ordered from a sample, and a root must
+        # weigh every legal move, so such a search starts a fresh tree.
+        reuse = o["reuse"] and o["order_sample"] == 0
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
 
         def prepare(i):
             room = _INITIAL_TIME_CAPACITY if timed else shares[i]
-            return searches[i].prepare_root(state, room, o["reuse"], o["max_nodes"])
+            return searches[i].prepare_root(state, room, reuse, o["max_nodes"])
 
         def run(i):
             root = state.array.copy()  # one per thread, nothing shared but read-only settings
