@@ -168,8 +168,7 @@ def test_a_gate_that_holds_deepening_back_builds_the_tree_without_deepen(held, d
 def test_order_sample_orders_a_sample_only_where_deepening_grew_the_tree():
     """With order_sample=64 every node that deepening opened (ply 2 and below) chooses
     its children from 64 distinct legal moves, best-first by the mover's one-ply
-    heuristic; the two fully ordered plies above keep their whole orders, identical to a
-    search without the option until the first deepened node is ordered."""
+    heuristic; the two fully ordered plies above keep their whole orders."""
     state = forma_position()
     spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, deepen=30, {})"
     sampled = create_agent(spec.format("order_sample=64"), seed=4)
@@ -228,11 +227,13 @@ def test_order_sample_is_reproducible_and_off_by_default():
 
 def test_order_sample_starts_every_search_from_a_fresh_tree():
     """A kept subtree's root was ordered from a sample when deepening opened it; a root
-    must weigh every move, so with order_sample the search never reuses its tree."""
+    must weigh every move, so with order_sample and deepen the search never reuses its
+    tree (without deepen nothing is sampled, and the tree is kept as usual)."""
     game = create_game("forma", {"players": 2})
     state = game.new_state(1)
-    spec = "mcts(iterations=1000, order_depth=2, widen=0.3, tree_depth=2, deepen=30{})"
-    for extra, reuses in (("", True), (", order_sample=64", False)):
+    spec = "mcts(iterations=1000, order_depth=2, widen=0.3, {})"
+    for extra, reuses in (("tree_depth=2, deepen=30", True), ("tree_depth=2, deepen=30, order_sample=64", False),
+                          ("tree_depth=4, deepen=0, order_sample=64", True)):
         me = create_agent(spec.format(extra), seed=4)
         other = create_agent("greedy", seed=4)
         position = state.copy()

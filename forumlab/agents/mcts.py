@@ -75,11 +75,11 @@ class MCTSAgent(Agent):
                                          "budget is at least this many seconds (0 = any budget)", low=0.0),
         "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
                                           "at least this many iterations (0 = any budget)", low=0),
-        "order_sample": Param(0, "a best-first node that deepening opens below order_depth orders this many "
-                                 "of its legal moves, drawn uniformly, instead of all of them "
+        "order_sample": Param(0, "a node that deepening opens (at depth order_depth or more) orders "
+                                 "this many of its legal moves, drawn uniformly, instead of all of them "
                                  "(0 = all): deepening then costs little where moves number thousands; "
-                                 "turns tree reuse off, since a kept node was ordered from a sample",
-                              low=0),
+                                 "with deepen, tree reuse is off, since a kept node may have been ordered "
+                                 "from a sample", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -162,7 +162,7 @@ class MCTSAgent(Agent):
         # A kept subtree's nodes sit nearer the root than when they were expanded: with
         # order_sample its new root may have been ordered from a sample, and a root must
         # weigh every legal move, so such a search starts a fresh tree.
-        reuse = o["reuse"] and o["order_sample"] == 0
+        reuse = o["reuse"] and not (o["order_sample"] > 0 and o["deepen"] > 0)
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
 

@@ -108,7 +108,7 @@ class Settings(NamedTuple):
     deepen_after: int  # root visits before any leaf deepens (0 = from the first iteration)
     replies: int  # most children a best-first node of another seat than the root's opens (0 = no cap)
     proposals: int  # of a ROLLOUT_SAMPLED ply's ``samples``, how many come from the game's proposal_move
-    order_sample: int  # best-first nodes at or below order_depth order this many sampled moves (0 = all)
+    order_sample: int  # nodes deepening orders (depth >= order_depth) score this many drawn moves (0 = all)
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
