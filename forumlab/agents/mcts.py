@@ -78,8 +78,8 @@ class MCTSAgent(Agent):
         "order_sample": Param(0, "a node that deepening opens (at depth order_depth or more) orders "
                                  "this many of its legal moves, drawn uniformly, instead of all of them "
                                  "(0 = all): deepening then costs little where moves number thousands; "
-                                 "with deepen, tree reuse is off, since a kept node may have been ordered "
-                                 "from a sample", low=0),
+                                 "in a search that deepens, tree reuse is off: a kept node may have "
+                                 "been ordered from a sample", low=0),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -159,10 +159,10 @@ class MCTSAgent(Agent):
             deepen_after=o["deepen_after"], replies=o["replies"], proposals=o["proposals"],
             order_sample=o["order_sample"],
         )
-        # A kept subtree's nodes sit nearer the root than when they were expanded: with
-        # order_sample its new root may have been ordered from a sample, and a root must
-        # weigh every legal move, so such a search starts a fresh tree.
-        reuse = o["reuse"] and not (o["order_sample"] > 0 and o["deepen"] > 0)
+        # A kept subtree's nodes sit nearer the root than when they were expanded: when
+        # this search's deepening orders nodes from a sample, its new root may be one, and
+        # a root must weigh every legal move, so such a search starts a fresh tree.
+        reuse = o["reuse"] and not (settings.order_sample > 0 and settings.deepen > 0)
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
 
