@@ -80,6 +80,10 @@ class MCTSAgent(Agent):
                                  "(0 = all): deepening then costs little where moves number thousands; "
                                  "in a search that deepens, tree reuse is off: a kept node may have "
                                  "been ordered from a sample", low=0),
+        "random_ties": Param(False, "best-first orders put moves of equal one-ply value in random order "
+                                    "(drawn from the search's RNG), not move-list order: a widened node "
+                                    "then opens a uniform draw of each tied class, not the same run of "
+                                    "near-identical moves in every search"),
         "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
@@ -157,7 +161,7 @@ class MCTSAgent(Agent):
             order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
             max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
             deepen_after=o["deepen_after"], replies=o["replies"], proposals=o["proposals"],
-            order_sample=o["order_sample"],
+            order_sample=o["order_sample"], random_ties=o["random_ties"],
         )
         # A kept subtree's nodes sit nearer the root than when they were expanded: when
         # this search's deepening orders nodes from a sample, its new root may be one, and

@@ -40,6 +40,11 @@ One implementation covers:
   deepening opens orders M of its legal moves drawn uniformly without replacement, not
   all of them (a full one-ply scan of Forma's thousands of placements costs about as much
   as a whole greedy move, so without it deepening spends the budget on ordering).
+- Ties in best-first orders (``random_ties``): moves the one-ply heuristic values equally
+  keep their move-list order by default, so a widened node opens the same run of them in
+  every search (in Forma often one piece slid square by square along a row); with
+  ``random_ties`` they are shuffled from the search's RNG stream first, so the children
+  opened are a uniform draw from each tied class, as greedy's tie-break is.
 - Progressive history (Nijssen & Winands 2011) as the large-branching option: a
   per-player table of mean rewards per move code adds
   ``w * H(m) / (n_i * (1 - q_i) + 1)`` to the selection value.
@@ -109,17 +114,19 @@ class Settings(NamedTuple):
     replies: int  # most children a best-first node of another seat than the root's opens (0 = no cap)
     proposals: int  # of a ROLLOUT_SAMPLED ply's ``samples``, how many come from the game's proposal_move
     order_sample: int  # nodes deepening orders (depth >= order_depth) score this many drawn moves (0 = all)
+    random_ties: bool  # best-first orders put equally valued moves in random order, not move-list order
 
 
 def make_settings(c=0.7, ismcts=False, observer=0, rollout=0, epsilon=0.2, cutoff=0, reward_kind=0,
                   hscale=8.0, history_weight=0.0, imm_alpha=0.0, order_depth=0, widen=0.0,
                   hrelative=False, max_depth=0, deepen=0, samples=8, deepen_after=0, replies=0,
-                  proposals=0, order_sample=0) -> Settings:
+                  proposals=0, order_sample=0, random_ties=False) -> Settings:
     """A :class:`Settings` with every field converted to its declared type."""
     return Settings(float(c), bool(ismcts), int(observer), int(rollout), float(epsilon), int(cutoff),
                     int(reward_kind), float(hscale), float(history_weight), float(imm_alpha),
                     int(order_depth), float(widen), bool(hrelative), int(max_depth), int(deepen),
-                    int(samples), int(deepen_after), int(replies), int(proposals), int(order_sample))
+                    int(samples), int(deepen_after), int(replies), int(proposals), int(order_sample),
+                    bool(random_ties))
 
 
 ROLLOUT_RANDOM = 0
@@ -339,7 +346,7 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     hscale, history_weight, imm_alpha = settings.hscale, settings.history_weight, settings.imm_alpha
     order_depth, widen, hrelative = settings.order_depth, settings.widen, settings.hrelative
     max_depth, deepen, deepen_after = settings.max_depth, settings.deepen, settings.deepen_after
-    replies, order_sample = settings.replies, settings.order_sample
+    replies, order_sample, random_ties = settings.replies, settings.order_sample, settings.random_ties
     searcher = current_player(tag, root)
     capacity = nodes.shape[0]
     width = order_width(order_pool)
@@ -397,6 +404,11 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
                             # scan of thousands (about 5 ms a node in Forma).
                             _sample_front(buf, n_order, order_sample, rng)
                             n_order = order_sample
+                        elif random_ties:
+                            # The stable sort below keeps this order among equal
+                            # values: a uniform shuffle makes each tied class's
+                            # front a uniform draw. (A sampled front is one already.)
+                            _sample_front(buf, n_order, n_order - 1, rng)
                         _order_moves(tag, s, buf, n_order, mover, slot)
                         nodes[node, F_NLEGAL] = min(n_order, width)
                         nodes[node, F_PERM] = -1 - meta[1]
