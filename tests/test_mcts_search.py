@@ -245,6 +245,38 @@ def test_order_sample_starts_every_search_from_a_fresh_tree():
         assert (max(kept) > 1) is reuses
 
 
+def _root_order(spec, state, seed):
+    """The root's best-first order (its slot of the ordering pool) after one search."""
+    agent = create_agent(spec, seed=seed)
+    agent.act(state)
+    nodes, _, _, pool = agent._tree
+    assert nodes[0, kernel.F_PERM] == -1  # the root was ordered first: slot 0
+    width = kernel.order_width(pool)
+    return pool.reshape(pool.size)[:min(width, state.legal_moves().size)].tolist()
+
+
+def test_random_ties_shuffle_equally_valued_moves_and_only_them():
+    """On an empty 4-player board 84 of the best opening placements are worth the same to
+    the one-ply heuristic. Without random_ties the root opens them in move-list order in
+    every search; with it each search draws its own front of the tied class (the same
+    for the same seed), and the order stays best-first by value either way."""
+    game = create_game("forma", {"players": 4, "obstacles": "none"})
+    state = game.new_state(1)
+    listed = {m: i for i, m in enumerate(state.legal_moves().tolist())}
+    spec = "mcts(iterations=50, order_depth=1, widen=0.3, tree_depth=2, reuse=false{})"
+    for flag in ("", ", random_ties=false", ", random_ties=true"):
+        order = _root_order(spec.format(flag), state, seed=4)
+        values = [heuristic_after(state, m) for m in order]
+        assert values == sorted(values, reverse=True)
+        tied = [m for m, v in zip(order, values) if v == values[0]]
+        assert len(tied) > 50  # more than a 1 s search opens at the root
+        in_list_order = [listed[m] for m in tied] == sorted(listed[m] for m in tied)
+        assert in_list_order is (flag != ", random_ties=true")
+    first = _root_order(spec.format(", random_ties=true"), state, seed=4)
+    assert _root_order(spec.format(", random_ties=true"), state, seed=4) == first
+    assert _root_order(spec.format(", random_ties=true"), state, seed=5)[:10] != first[:10]
+
+
 def test_deepen_after_counts_root_visits_before_any_leaf_grows():
     """With deepen_after=2000 of 4000 iterations the tree deepens, but nothing below
     the depth limit can have been visited in the first 2000 iterations: the visits
