@@ -239,6 +239,11 @@ CASES = {
     "ratings: a TOML file": (["ratings", "good.toml"], ["good.toml"]),
     "ratings: unknown anchor": (["ratings", "results.db", "--anchor", "nobody"], ["nobody"]),
     "ratings: --bootstrap x": (["ratings", "results.db", "--bootstrap", "x"], ["--bootstrap"]),
+    "ratings: --merge of one label": (["ratings", "results.db", "--merge", "x=random"], ["--merge"]),
+    "ratings: --merge of an unknown label": (["ratings", "results.db", "--merge", "x=random,nobody"],
+                                             ["nobody"]),
+    "ratings: --merge of different agents": (["ratings", "results.db", "--merge", "x=random,greedy"],
+                                             ["different specs"]),
     # ---- export
     "export: damaged page": (["export", "damaged.db", "--format", "csv"], ["damaged.db"]),
     "export: missing file": (["export", "missing.db", "--format", "csv"], ["missing.db"]),

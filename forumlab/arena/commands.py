@@ -52,7 +52,7 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
     return replace(base, **changes)
 
 
-def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None):
+def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None, merges=()):
     from .ratings import (
         default_anchor,
         format_matrices,
@@ -69,6 +69,10 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
         sprt = store.sprt_record()
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
+    if merges:
+        from .merge import merge_labels
+
+        outcomes = merge_labels(outcomes, merges)
     from .cooperative import format_team_report, is_cooperative, team_report
 
     if is_cooperative(definition):
@@ -302,7 +306,10 @@ def resume(db, workers, scheduler, progress, quiet):
               help="Also print the head-to-head and likelihood-of-superiority matrices.")
 @click.option("--anchor", default=None,
               help="Agent at Elo 0 (default: random when it plays, else the first label in sorted order).")
-def ratings(db, as_json, as_csv, matrix, anchor):
+@click.option("--merge", "merges", multiple=True, metavar="NAME=LABEL,LABEL[,...]",
+              help="Rate these labels as one agent called NAME (repeatable): copies of one spec, e.g. a "
+                   "gauntlet field's fast1, fast2, fast3; the labels must have played the same spec.")
+def ratings(db, as_json, as_csv, matrix, anchor, merges):
     """Elo ratings (Plackett-Luce with seat effects) and balance statistics of DB.
 
     Intervals are 95% intervals of the posterior (Laplace approximation); an Elo marked *
@@ -313,7 +320,7 @@ def ratings(db, as_json, as_csv, matrix, anchor):
         raise ConfigError("choose one of --json and --csv")
     if matrix and (as_json or as_csv):
         raise ConfigError("--matrix is for the text table; --json already holds both matrices")
-    _print_ratings(db, as_json, as_csv, anchor, matrix)
+    _print_ratings(db, as_json, as_csv, anchor, matrix, merges=merges)
 
 
 @click.command()
