@@ -163,12 +163,14 @@ def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_li
     return report
 
 
-def ratings(db: str | Path, anchor: str | None = None) -> dict[str, Any]:
+def ratings(db: str | Path, anchor: str | None = None, merge: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ratings of a results file, as data (what ``forumlab ratings DB --json`` prints).
 
     Args:
         db: a results file.
         anchor: the label rated 0 Elo (default: ``random`` when it plays, else the mean).
+        merge: ``"NAME=LABEL,LABEL"`` strings: labels of one spec rated as one agent
+            (``ratings --merge``).
 
     Returns:
         A JSON-ready dict: per agent Elo with its 95% interval, win rate, mean rank and
@@ -178,7 +180,9 @@ def ratings(db: str | Path, anchor: str | None = None) -> dict[str, Any]:
     Raises:
         StoreError: the file is missing or not a results file.
         ForumlabError: it holds no finished game yet.
+        ConfigError: a bad merge (see ``forumlab.arena.merge.merge_labels``).
     """
+    from .arena.merge import merge_labels
     from .arena.ratings import rate, rated_games, ratings_report
     from .arena.store import ResultStore
     from .core.errors import ForumlabError
@@ -188,6 +192,7 @@ def ratings(db: str | Path, anchor: str | None = None) -> dict[str, Any]:
         definition = store.definition
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
+    outcomes = merge_labels(outcomes, merge)
     if anchor is None and any("random" in o.labels for o in outcomes):
         anchor = "random"  # the natural zero of the scale, as the CLI does
     report = ratings_report(rate(rated_games(outcomes), anchor=anchor))

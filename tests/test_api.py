@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import forumlab
 from forumlab.core.actions import ActionSpace
-from forumlab.core.errors import GameOverError, IllegalMoveError
+from forumlab.core.errors import ConfigError, GameOverError, IllegalMoveError
 from forumlab.core.game import State
 from forumlab.testing import conformance as kit
 from forumlab.testing.conformance import ConformanceError
@@ -85,6 +85,16 @@ def test_ratings_returns_data_and_prints_nothing(tmp_path, capsys):
     assert {a["agent"] for a in report["agents"]} == {"random", "g"}
     again = forumlab.ratings(db)
     assert again["agents"] == report["agents"] and again["tournament"]["game"] == "forum-romanum"
+
+
+def test_ratings_merges_copies_of_one_spec(tmp_path):
+    db = tmp_path / "t.db"
+    forumlab.run_tournament("forum-romanum", ["random", "g1=greedy", "g2=greedy"], db, players=3, workers=0)
+    merged = forumlab.ratings(db, merge=("g=g1,g2",))
+    assert {a["agent"] for a in merged["agents"]} == {"random", "g"}
+    assert next(a for a in merged["agents"] if a["agent"] == "g")["entries"] == 2 * merged["games"]
+    with pytest.raises(ConfigError, match="different specs"):
+        forumlab.ratings(db, merge=("x=random,g1",))
 
 
 # ---- returns: the documented mapping from ranks to values ------------------------------
