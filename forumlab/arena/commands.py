@@ -69,10 +69,9 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
         sprt = store.sprt_record()
     if not outcomes:
         raise ForumlabError(f"{db} holds no finished games yet")
-    if merges:
-        from .merge import merge_labels
+    from .merge import merge_labels
 
-        outcomes = merge_labels(outcomes, merges)
+    outcomes = merge_labels(outcomes, merges)
     from .cooperative import format_team_report, is_cooperative, team_report
 
     if is_cooperative(definition):

@@ -53,7 +53,7 @@ def merge_labels(outcomes: Sequence[GameOutcome], merges: Iterable[str]) -> list
         merges: ``NAME=LABEL,LABEL[,...]`` strings (see :func:`parse_merge`).
 
     Returns:
-        New outcomes (the given ones are not changed); the same list when no merge is given.
+        New outcomes (the given ones are not changed); a copy of the list when no merge is given.
 
     Raises:
         ConfigError: a label that no game holds, a label in two merges, a name that is
@@ -81,6 +81,6 @@ def merge_labels(outcomes: Sequence[GameOutcome], merges: Iterable[str]) -> list
                               f"({' | '.join(sorted(played))}); only copies of one agent may be rated as one")
     names = [name for name, _ in merges]
     for name in names:
-        if name in specs and name not in rename or names.count(name) > 1:
+        if (name in specs and name not in rename) or names.count(name) > 1:
             raise ConfigError(f"--merge: the name {name!r} is already another agent's label")
     return [replace(o, labels=tuple(rename.get(label, label) for label in o.labels)) for o in outcomes]
