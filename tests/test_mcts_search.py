@@ -307,6 +307,45 @@ def test_the_deepening_gate_reads_the_budget_given(budget, deepens):
     assert agent_module.budget_deepens({**o, "deepen_min_seconds": 0.0, "deepen_min_iterations": 0})
 
 
+@pytest.mark.parametrize("budget, cutoff", [
+    ({"cpu_time": 0.2}, 4), ({"cpu_time": 0.999}, 4), ({"cpu_time": 1.0}, 16), ({"time": 2.0}, 16),
+    ({"time": 2.0, "cpu_time": 0.5}, 4),  # the smaller budget ends the search
+    ({"iterations": 24_999}, 4), ({"iterations": 25_000}, 16),
+])
+def test_the_rollout_horizon_gate_reads_the_budget_given(budget, cutoff):
+    """long_cutoff replaces cutoff only for a move whose budget is long: seconds against
+    long_min_seconds, iterations against long_min_iterations; -1 turns it off."""
+    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "cutoff": 4, "long_cutoff": 16,
+         "long_min_seconds": 1.0, "long_min_iterations": 25_000, **budget}
+    assert agent_module.rollout_cutoff(o) == cutoff
+    assert agent_module.rollout_cutoff({**o, "long_cutoff": -1}) == 4
+    assert agent_module.rollout_cutoff({**o, "long_cutoff": 0, "long_min_seconds": 0.0,
+                                        "long_min_iterations": 0}) == 0  # 0 = rollouts to the end
+
+
+@pytest.mark.parametrize("held, opened", [
+    ("long_cutoff=12, long_min_iterations=1501", "long_cutoff=12, long_min_iterations=1500"),
+])
+def test_a_held_rollout_gate_builds_the_tree_of_the_short_cutoff(held, opened):
+    """Below the gate a search is the cutoff=2 search exactly (same nodes, visits,
+    rewards and move); at the gate it is the cutoff=12 search exactly."""
+    state = forma_position()
+    spec = "mcts(iterations=1500, rollout=sample, reuse=false, {})"
+    pairs = [(create_agent(spec.format("cutoff=2"), seed=6), create_agent(spec.format(f"cutoff=2, {held}"), seed=6)),
+             (create_agent(spec.format("cutoff=12"), seed=6),
+              create_agent(spec.format(f"cutoff=2, {opened}"), seed=6))]
+    trees = []
+    for plain, gated in pairs:
+        assert plain.act(state) == gated.act(state)
+        used = int(plain._tree[2][0])
+        assert int(gated._tree[2][0]) == used
+        assert (gated._tree[0][:used] == plain._tree[0][:used]).all()
+        # reward sums; the other half of the row is implicit-minimax room, unused here
+        assert (gated._tree[1][:used, :2] == plain._tree[1][:used, :2]).all()
+        trees.append(plain._tree[1][0, :2].copy())
+    assert not np.array_equal(trees[0], trees[1])  # the two horizons search differently
+
+
 def test_every_node_near_the_root_is_ordered_in_forma():
     """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
     from the 35th node on, ply-2 replies were expanded in random order. Orders are now
@@ -386,6 +425,10 @@ def test_same_seed_same_tree_bit_for_bit():
                                         ("mcts(deepen_min_seconds=-0.5)", "deepen_min_seconds"),
                                         ("mcts(deepen_min_iterations=-1)", "deepen_min_iterations"),
                                         ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations"),
+                                        ("mcts(long_cutoff=-2)", "long_cutoff"),
+                                        ("mcts(long_cutoff=2.5)", "long_cutoff"),
+                                        ("mcts(long_min_seconds=-1)", "long_min_seconds"),
+                                        ("mcts(long_min_iterations=-1)", "long_min_iterations"),
                                         ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies"),
                                         ("mcts(order_sample=-1)", "order_sample"),
                                         ("mcts(order_sample=2.5)", "order_sample")])

@@ -60,6 +60,14 @@ class MCTSAgent(Agent):
                               "(a game without one proposes uniformly random moves)", low=0),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
         "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0),
+        "long_cutoff": Param(-1, "the cutoff of a move whose budget is long (long_min_seconds, "
+                                 "long_min_iterations); -1 = cutoff at every budget: rollouts that "
+                                 "look further pay only when there is time for many of them", low=-1),
+        "long_min_seconds": Param(0.0, "under a time or cpu_time budget, use long_cutoff only when the "
+                                       "move's budget is at least this many seconds (0 = any budget)",
+                                  low=0.0),
+        "long_min_iterations": Param(0, "under an iteration budget, use long_cutoff only when the move's "
+                                        "budget is at least this many iterations (0 = any budget)", low=0),
         "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
                                "(mean chance of being ahead of each other seat)",
                         choices=tuple(REWARD_NAMES)),
@@ -154,7 +162,7 @@ class MCTSAgent(Agent):
         shares = [total // threads + (1 if i < total % threads else 0) for i in range(threads)]
         settings = kernel.make_settings(
             c=o["c"], ismcts=ismcts, observer=state.current_player, rollout=_ROLLOUTS[o["rollout"]],
-            epsilon=o["epsilon"], cutoff=o["cutoff"],
+            epsilon=o["epsilon"], cutoff=rollout_cutoff(o),
             # a cooperative game has one shared value: every seat plays for the team
             reward_kind=REWARD_SHARED if game.cooperative else REWARD_NAMES[o["reward"]],
             hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
@@ -220,20 +228,33 @@ class MCTSAgent(Agent):
         return move
 
 
-def budget_deepens(o: dict) -> bool:
-    """Whether a move searched with the parameters ``o`` may deepen (``deepen``).
+def budget_reaches(o: dict, gate: str) -> bool:
+    """Whether the budget of a move searched with the parameters ``o`` opens ``gate``.
 
     The gate looks at the budget the move is given, never at how fast the machine is
     or how busy: seconds of ``time`` or ``cpu_time`` (the smaller, when both are set)
-    against ``deepen_min_seconds``, else ``iterations`` against ``deepen_min_iterations``.
-    Why: in 4-player Forma deepening pays at a second per move and costs at a fifth of
-    one (docs/search-notebook.md), so short searches keep the tree their settings were
-    tuned for, exactly.
+    against ``{gate}_min_seconds``, else ``iterations`` against ``{gate}_min_iterations``.
+    Why: a setting that pays at a second per move can cost at a fifth of one
+    (docs/search-notebook.md), so short searches keep the settings they were tuned with,
+    exactly.
     """
     seconds = [float(o[k]) for k in ("time", "cpu_time") if float(o[k]) > 0]
     if seconds:
-        return min(seconds) >= float(o["deepen_min_seconds"])
-    return int(o["iterations"]) >= int(o["deepen_min_iterations"])
+        return min(seconds) >= float(o[f"{gate}_min_seconds"])
+    return int(o["iterations"]) >= int(o[f"{gate}_min_iterations"])
+
+
+def budget_deepens(o: dict) -> bool:
+    """Whether a move searched with the parameters ``o`` may deepen (``deepen``)."""
+    return budget_reaches(o, "deepen")
+
+
+def rollout_cutoff(o: dict) -> int:
+    """The rollout cutoff of a move searched with the parameters ``o``: ``long_cutoff``
+    when it is set (not -1) and the move's budget opens the ``long`` gate, else ``cutoff``."""
+    if int(o["long_cutoff"]) >= 0 and budget_reaches(o, "long"):
+        return int(o["long_cutoff"])
+    return int(o["cutoff"])
 
 
 class _Search:
