@@ -346,6 +346,52 @@ def test_a_held_rollout_gate_builds_the_tree_of_the_short_cutoff(held, opened):
     assert not np.array_equal(trees[0], trees[1])  # the two horizons search differently
 
 
+@pytest.mark.parametrize("budget, proposals", [
+    ({"cpu_time": 0.1}, 0), ({"cpu_time": 0.2}, 0), ({"cpu_time": 0.999}, 0), ({"cpu_time": 1.0}, 1),
+    ({"time": 0.2, "cpu_time": 1.0}, 0),  # the smaller budget ends the search
+    ({"iterations": 7_999}, 0), ({"iterations": 8_000}, 1),
+])
+def test_the_proposal_gate_reads_the_budget_given(budget, proposals):
+    """long_proposals replaces proposals only for a move whose budget is long (the gate
+    of long_cutoff); -1 turns it off, and the cutoff is not touched by it."""
+    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "cutoff": 4, "long_cutoff": -1, "proposals": 0,
+         "long_proposals": 1, "long_min_seconds": 1.0, "long_min_iterations": 8_000, **budget}
+    assert agent_module.rollout_proposals(o) == proposals
+    assert agent_module.rollout_proposals({**o, "long_proposals": -1}) == 0
+    assert agent_module.rollout_cutoff(o) == 4
+
+
+@pytest.mark.parametrize("budget, proposals", [("cpu_time=0.1", 0), ("cpu_time=0.2", 0), ("cpu_time=1", 1),
+                                               ("iterations=2000", 0), ("iterations=8000", 1)])
+def test_four_player_forma_proposes_only_under_long_budgets(budget, proposals):
+    """The 4-player Forma defaults take the tower-taking proposal only at 1 s (or 8,000
+    iterations) per move: the 0.1 s and 0.2 s searches are the ones measured before it."""
+    game = create_game("forma", {"players": 4})
+    o = create_agent(f"mcts({budget})").settings_for(game)
+    assert agent_module.rollout_proposals(o) == proposals
+    assert (o["proposals"], agent_module.rollout_cutoff(o)) == (0, 4)
+
+
+def test_a_held_proposal_gate_builds_the_tree_without_proposals():
+    """Below the gate a search is the proposals=0 search exactly (same nodes, visits,
+    rewards and move); at the gate it is the proposals=1 search exactly."""
+    state = forma_position()
+    spec = "mcts(iterations=800, rollout=sample, cutoff=6, reuse=false, {})"
+    pairs = [(create_agent(spec.format("proposals=0"), seed=6),
+              create_agent(spec.format("long_proposals=1, long_min_iterations=801"), seed=6)),
+             (create_agent(spec.format("proposals=1"), seed=6),
+              create_agent(spec.format("long_proposals=1, long_min_iterations=800"), seed=6))]
+    trees = []
+    for plain, gated in pairs:
+        assert plain.act(state) == gated.act(state)
+        used = int(plain._tree[2][0])
+        assert int(gated._tree[2][0]) == used
+        assert (gated._tree[0][:used] == plain._tree[0][:used]).all()
+        assert (gated._tree[1][:used, :2] == plain._tree[1][:used, :2]).all()
+        trees.append(plain._tree[1][0, :2].copy())
+    assert not np.array_equal(trees[0], trees[1])  # proposals change the rollouts
+
+
 def test_every_node_near_the_root_is_ordered_in_forma():
     """Forma's move list is 30,433 long: full-length order rows fitted 34 in the pool, so
     from the 35th node on, ply-2 replies were expanded in random order. Orders are now
@@ -427,6 +473,8 @@ def test_same_seed_same_tree_bit_for_bit():
                                         ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations"),
                                         ("mcts(long_cutoff=-2)", "long_cutoff"),
                                         ("mcts(long_cutoff=2.5)", "long_cutoff"),
+                                        ("mcts(long_proposals=-2)", "long_proposals"),
+                                        ("mcts(long_proposals=0.5)", "long_proposals"),
                                         ("mcts(long_min_seconds=-1)", "long_min_seconds"),
                                         ("mcts(long_min_iterations=-1)", "long_min_iterations"),
                                         ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies"),

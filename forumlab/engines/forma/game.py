@@ -134,7 +134,9 @@ class Forma(Game):
     # stone-term greedy by +162 [+135, +189] at 0.2 s; the scaling stays below +100.
     # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30},
-                                4: {"reward": "rank", "hrelative": True, "c": 0.3}}
+                                4: {"reward": "rank", "hrelative": True, "c": 0.3,
+                                    "long_proposals": 1, "long_min_seconds": 1.0,
+                                    "long_min_iterations": 8_000}}
     kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
 
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
