@@ -132,6 +132,11 @@ class Forma(Game):
     # and +228 at 2 players; not re-tuned.
     # Twenty-fifth session: over twelve seeds (576 games) the 4-player defaults beat the
     # stone-term greedy by +162 [+135, +189] at 0.2 s; the scaling stays below +100.
+    # Twenty-eighth session: under budgets of 1 s (or 8,000 iterations) and more, one
+    # rollout sample per ply comes from the game's proposal, whose first choice closes
+    # every free side of the tower (+50) at once (long_proposals): declared in advance and
+    # confirmed on fresh seeds 102-103, 1 s over 0.1 s +123 [+69, +178] (96 games, the
+    # three 0.1 s seats rated as one). A 0.1 s or 0.2 s search is unchanged bit for bit.
     # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30},
                                 4: {"reward": "rank", "hrelative": True, "c": 0.3,
