@@ -323,6 +323,18 @@ def test_the_rollout_horizon_gate_reads_the_budget_given(budget, cutoff):
                                         "long_min_iterations": 0}) == 0  # 0 = rollouts to the end
 
 
+def same_search(state, plain, gated):
+    """Assert that two 2-player agents search ``state`` exactly alike (same move, nodes,
+    visits and reward sums); return the root's reward sums."""
+    assert plain.act(state) == gated.act(state)
+    used = int(plain._tree[2][0])
+    assert int(gated._tree[2][0]) == used
+    assert (gated._tree[0][:used] == plain._tree[0][:used]).all()
+    # reward sums; the other half of the row is implicit-minimax room, unused here
+    assert (gated._tree[1][:used, :2] == plain._tree[1][:used, :2]).all()
+    return plain._tree[1][0, :2].copy()
+
+
 @pytest.mark.parametrize("held, opened", [
     ("long_cutoff=12, long_min_iterations=1501", "long_cutoff=12, long_min_iterations=1500"),
 ])
@@ -334,16 +346,8 @@ def test_a_held_rollout_gate_builds_the_tree_of_the_short_cutoff(held, opened):
     pairs = [(create_agent(spec.format("cutoff=2"), seed=6), create_agent(spec.format(f"cutoff=2, {held}"), seed=6)),
              (create_agent(spec.format("cutoff=12"), seed=6),
               create_agent(spec.format(f"cutoff=2, {opened}"), seed=6))]
-    trees = []
-    for plain, gated in pairs:
-        assert plain.act(state) == gated.act(state)
-        used = int(plain._tree[2][0])
-        assert int(gated._tree[2][0]) == used
-        assert (gated._tree[0][:used] == plain._tree[0][:used]).all()
-        # reward sums; the other half of the row is implicit-minimax room, unused here
-        assert (gated._tree[1][:used, :2] == plain._tree[1][:used, :2]).all()
-        trees.append(plain._tree[1][0, :2].copy())
-    assert not np.array_equal(trees[0], trees[1])  # the two horizons search differently
+    roots = [same_search(state, plain, gated) for plain, gated in pairs]
+    assert not np.array_equal(*roots)  # the two horizons search differently
 
 
 @pytest.mark.parametrize("budget, proposals", [
@@ -381,15 +385,8 @@ def test_a_held_proposal_gate_builds_the_tree_without_proposals():
               create_agent(spec.format("long_proposals=1, long_min_iterations=801"), seed=6)),
              (create_agent(spec.format("proposals=1"), seed=6),
               create_agent(spec.format("long_proposals=1, long_min_iterations=800"), seed=6))]
-    trees = []
-    for plain, gated in pairs:
-        assert plain.act(state) == gated.act(state)
-        used = int(plain._tree[2][0])
-        assert int(gated._tree[2][0]) == used
-        assert (gated._tree[0][:used] == plain._tree[0][:used]).all()
-        assert (gated._tree[1][:used, :2] == plain._tree[1][:used, :2]).all()
-        trees.append(plain._tree[1][0, :2].copy())
-    assert not np.array_equal(trees[0], trees[1])  # proposals change the rollouts
+    roots = [same_search(state, plain, gated) for plain, gated in pairs]
+    assert not np.array_equal(*roots)  # proposals change the rollouts
 
 
 def test_every_node_near_the_root_is_ordered_in_forma():
