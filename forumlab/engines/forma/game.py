@@ -136,7 +136,8 @@ class Forma(Game):
     # rollout sample per ply comes from the game's proposal, whose first choice closes
     # every free side of the tower (+50) at once (long_proposals): declared in advance and
     # confirmed on fresh seeds 102-103, 1 s over 0.1 s +123 [+69, +178] (96 games, the
-    # three 0.1 s seats rated as one). A 0.1 s or 0.2 s search is unchanged bit for bit.
+    # three 0.1 s seats rated as one; +121 [+82, +159] over 192 games with seeds 104-105).
+    # A 0.1 s or 0.2 s search is unchanged bit for bit.
     # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30},
                                 4: {"reward": "rank", "hrelative": True, "c": 0.3,
