@@ -253,22 +253,27 @@ def budget_deepens(o: dict) -> bool:
     return budget_reaches(o, "deepen")
 
 
+def long_setting(o: dict, name: str) -> int:
+    """The value of the integer parameter ``name`` for a move searched with the parameters
+    ``o``: ``long_{name}`` when it is set (not -1) and the move's budget opens the ``long``
+    gate, else ``name`` itself."""
+    if int(o[f"long_{name}"]) >= 0 and budget_reaches(o, "long"):
+        return int(o[f"long_{name}"])
+    return int(o[name])
+
+
 def rollout_cutoff(o: dict) -> int:
     """The rollout cutoff of a move searched with the parameters ``o``: ``long_cutoff``
-    when it is set (not -1) and the move's budget opens the ``long`` gate, else ``cutoff``."""
-    if int(o["long_cutoff"]) >= 0 and budget_reaches(o, "long"):
-        return int(o["long_cutoff"])
-    return int(o["cutoff"])
+    when it is set and the move's budget is long, else ``cutoff``."""
+    return long_setting(o, "cutoff")
 
 
 def rollout_proposals(o: dict) -> int:
     """The rollout proposals of a move searched with the parameters ``o``:
-    ``long_proposals`` when it is set (not -1) and the move's budget opens the ``long``
-    gate, else ``proposals``. Why a gate: in 4-player Forma the tower-taking proposal paid
-    at 1 s per move, where nothing says it pays at 0.1 s (docs/search-notebook.md)."""
-    if int(o["long_proposals"]) >= 0 and budget_reaches(o, "long"):
-        return int(o["long_proposals"])
-    return int(o["proposals"])
+    ``long_proposals`` when it is set and the move's budget is long, else ``proposals``.
+    Why a gate: in 4-player Forma the tower-taking proposal paid at 1 s per move, where
+    nothing says it pays at 0.1 s (docs/search-notebook.md)."""
+    return long_setting(o, "proposals")
 
 
 class _Search:

@@ -437,7 +437,9 @@ def tower_take(s, rng):
         if nb >= 0 and not _bit(s, OCC, nb):
             free_sides[k] = nb
             k += 1
-    if k == 0:
+    if k == 0 or k == 4:
+        # four free sides: a piece of at most five squares cannot wrap them without
+        # covering the tower, so skip the scan (rollouts call this every ply)
         return -1
     avail = s[AVAIL + s[PLAYER]]
     first = free_sides[0]
