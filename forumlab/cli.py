@@ -80,8 +80,15 @@ def games():
 
 
 @main.command()
-def agents():
+@click.option("--markdown", is_flag=True,
+              help="Print docs/agents.md instead (the built-in agents and each game's tuned defaults).")
+def agents(markdown):
     """List the agents with their parameters: default, allowed values, help."""
+    if markdown:
+        from .agents.docs import agents_markdown
+
+        click.echo(agents_markdown(), nl=False)
+        return
     from .agents.params import show_value
     from .agents.registry import agent_class, agent_names, agent_params
 
