@@ -368,6 +368,31 @@ class Game(ABC):
         return self._observation_encoder.encode(self.observation(array, seat), seat)
 
     # ---- convenience ---------------------------------------------------------------
+    def rules_text(self) -> str:
+        """A short version of the game's rules for the terminal.
+
+        It is ``SHORT_RULES`` of the ``rules`` module in the package of the game's
+        class (e.g. :mod:`forumlab.engines.forma.rules`); the full rules of a built-in
+        game are in ``docs/games/<game>.md``.
+
+        Returns:
+            Plain text, at most 80 columns wide; one line pointing to the docs for a
+            game without a ``rules`` module.
+        """
+        module = type(self).__module__
+        package = module.rpartition(".")[0] if "." in module else module
+        try:
+            rules = importlib.import_module(".rules", package) if package != module else None
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.rules":
+                raise  # a rules module that exists but fails to import is a real error
+            rules = None
+        text = getattr(rules, "SHORT_RULES", None)
+        if not text:
+            return (f"{self.name}: no short rules are bundled with this game; "
+                    f"see its documentation (docs/games/{self.name}.md for a built-in game).")
+        return text.strip("\n") + "\n"
+
     def new_state(self, seed: int = 0) -> State:
         """A fresh game from a seed (the seed drives every chance event).
 
