@@ -83,62 +83,9 @@ class Forma(Game):
     max_players = 4
     # 2: random setups uniform over the spec's layouts (they may enclose a free square)
     engine_version = "2"
-    # The opening has 20,000-30,000 legal placements, so UCT with random rollouts
-    # spends a small budget visiting root children once each and plays about as well
-    # as random. Scoring new leaves with the heuristic, expanding the root best-first
-    # and opening its children progressively makes MCTS(1000) roughly as strong as
-    # greedy (first tuning on 4-player games; hscale fits score margins of tens of
-    # points). A spec's explicit values override these.
-    # Measured in docs/search-notebook.md (mcts(iterations=3000) against greedy, 2 players):
-    # a selective two-ply search - both plies best-first by the heuristic, opened
-    # progressively (widen 0.3), no node below ply 2 - beat greedy 87% (+332 Elo) where
-    # the earlier defaults (order_depth 1, widen 1, unlimited depth) won 18% (-273).
-    # Eighth session: each leaf is scored after a four-ply rollout in which every ply is
-    # the best of 8 random placements by the mover's one-ply heuristic (rollout=sample:
-    # a placement is drawn by rejection sampling, so a ply costs 8 moves scored, not a
-    # move generation of thousands). Repeated visits then average different plausible
-    # continuations instead of re-reading one static value, so more time buys accuracy:
-    # figures in docs/search-notebook.md, "Eighth session".
+    # MCTS tuned against greedy at 0.2 CPU s per move and for 1 s over 0.1 s; figures: docs/results.md.
     mcts_defaults = {"rollout": "sample", "samples": 8, "cutoff": 4, "order_depth": 2, "widen": 0.3,
                      "tree_depth": 2, "hscale": 30.0}
-    # With 4 players a leaf valued as the lead over the best other seat (a win chance)
-    # makes the search gamble for first place; valued as an expected rank (reward=rank)
-    # MCTS went from +7 [-84, +99] to +158 [+63, +254] Elo against three greedy seats at
-    # cpu_time=0.2 (48 games), and led the tuning ladder run (docs/search-notebook.md).
-    # With 2 players, leaves scored by the margin gained since the root (hrelative: the
-    # raw margins squashed every leaf to ~0.99 or ~0.01, so visits followed the order
-    # children were opened in) and leaves at ply 2 that reach 30 visits grown two plies
-    # deeper (deepen: more time buys depth on the lines the search keeps returning to).
-    # Before, ten times the time bought nothing in eight runs; with both, mcts at 1 s beat
-    # mcts at 0.1 s by +60 [+9, +111] (190 games), and at 0.2 s greedy by +264 [+123, +406]
-    # (40 games); with the sampled rollouts above as well, +250 [+124, +376] (50 games) and
-    # +545 [+248, +843] (40 games).
-    # With 4 players (tenth session), leaves scored by the gaps gained since the root
-    # (hrelative) and a lower exploration constant (c=0.3): as strong at cpu_time=0.2
-    # (+168 [+114, +223] against greedy, 144 games, where reward=rank alone gave +170
-    # [+116, +224] on the same seeds) and ten times the time pays more (1 s over 0.1 s
-    # +84 [+37, +130] over 192 games on four seeds, against +50 [+7, +94] on the same
-    # seeds); still below the +100 the issue asks (docs/search-notebook.md).
-    # Twelfth session: with deepen=1000 held back until the root has 4000 visits
-    # (deepen_after), declared in advance and measured on fresh seeds: 0.2 s +173 [+119,
-    # +227] against greedy (seeds 11-13), but 1 s over 0.1 s only +77 [+32, +122] (seeds
-    # 39-42), so these defaults stayed. Thirteenth session: deepen=1000 only under
-    # budgets of 0.5 s (or 8,000 iterations) and more, declared in advance: +175 [+82, +268]
-    # at 0.2 s (seed 14), but about +66 for 1 s over 0.1 s (144 of the 288 declared games on
-    # seeds 45-50 before the run was lost), so these defaults stayed again.
-    # Eighteenth session: with the heuristic's stone term (greedy ~+100 Elo stronger at 4
-    # players) these defaults measured +106 [+42, +169] against greedy at 0.2 s and +62
-    # [+18, +107] for 1 s over 0.1 s at 4 players (below the issue's +150 and +100), +505
-    # and +228 at 2 players; not re-tuned.
-    # Twenty-fifth session: over twelve seeds (576 games) the 4-player defaults beat the
-    # stone-term greedy by +162 [+135, +189] at 0.2 s; the scaling stays below +100.
-    # Twenty-eighth session: under budgets of 1 s (or 8,000 iterations) and more, one
-    # rollout sample per ply comes from the game's proposal, whose first choice closes
-    # every free side of the tower (+50) at once (long_proposals): declared in advance and
-    # confirmed on fresh seeds 102-103, 1 s over 0.1 s +123 [+69, +178] (96 games, the
-    # three 0.1 s seats rated as one; +121 [+82, +159] over 192 games with seeds 104-105).
-    # A 0.1 s or 0.2 s search is unchanged bit for bit.
-    # 3 players (a variant) keeps the base defaults: not measured.
     mcts_defaults_by_players = {2: {"hrelative": True, "deepen": 30},
                                 4: {"reward": "rank", "hrelative": True, "c": 0.3,
                                     "long_proposals": 1, "long_min_seconds": 1.0,

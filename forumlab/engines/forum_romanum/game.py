@@ -59,25 +59,8 @@ class ForumRomanum(Game):
     tensor_module = "forumlab.engines.forum_romanum.tensor"
     min_players = 2
     max_players = 6
-    # Random playouts are nearly pure noise here (random games run to the turn cap),
-    # so MCTS scores new leaves with the heuristic and expands the top plies
-    # best-first; c and hscale were tuned against greedy (benchmarks/strength.py).
-    # Implicit minimax backups (imm=0.5) lifted MCTS(1000) against paranoid(depth=3)
-    # and greedy from 30% to 48% of wins (3 players, 30 and 60 games).
+    # MCTS tuned against greedy at 0.2 CPU s per move and for 1 s over 0.1 s; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3, "imm": 0.5}
-    # 3 players: leaves valued as an expected rank (reward=rank) instead of a win chance
-    # against the best other seat. mcts(cpu_time=0.2) against two greedy seats, paired
-    # game seeds: +122 -> +206 Elo (24 games, seed 1), +66 -> +200 [+94, +306] (48 games,
-    # seed 4); docs/search-notebook.md, FR 3b. At 2 players rank is the same value;
-    # 4-6 players keep the win value: not measured.
-    # hrelative (leaves compared by the estimate gaps gained since the root): with hscale
-    # 2 a seat 8 points behind scored every leaf near 0.018 and time bought nothing;
-    # with it mcts at 1 s beat mcts at 0.1 s by +83 [+34, +132] (192 games) (paired seeds: +11 before),
-    # and at 0.2 s greedy by +170 [+79, +260] (60 games); docs/search-notebook.md, FR 4c-4d.
-    # rollout=sample, cutoff=3 (leaves scored after one round of sampled-greedy plies, each
-    # the best of 8 random moves by the one-ply heuristic): 1 s over 0.1 s +127 [+61, +193]
-    # (120 games, seed 12; +56 there without it), at 0.2 s over greedy +154 [+102, +207]
-    # (three 60-game runs pooled); docs/search-notebook.md, FR 4e.
     mcts_defaults_by_players = {3: {"reward": "rank", "hrelative": True, "rollout": "sample", "cutoff": 3}}
     kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
 

@@ -63,12 +63,7 @@ class ForumTrajanum(Game):
     min_players = 2
     max_players = 4
     perfect_information = False
-    # Heuristic leaves as in Foundations of Rome (its heuristic is on the same VP-difference
-    # scale); MCTS is ISMCTS here ("auto"). Led a ladder round robin at 3 players, 0.2 CPU s
-    # per move, 24 games (python -m benchmarks.ladder --game forum-trajanum --players 3
-    # --no-curve --workers 1 --groups 1 --seed 3 --agent mcts --agent 'mcts(c=0.7)'
-    # --agent 'mcts(reward=rank)'): these +466 [+216, +715] Elo over greedy, reward=rank
-    # +417, c=0.7 +359 (the three are not separated from each other).
+    # MCTS tuned against greedy at 3 players, 0.2 CPU s per move; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
     kernels = Kernels.from_module(ft_kernels, MAX_MOVES)
 

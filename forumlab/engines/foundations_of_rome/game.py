@@ -192,15 +192,7 @@ class FoundationsOfRome(Game):
     min_players = 2
     max_players = 5
     perfect_information = False
-    # Measured with benchmarks.mcts_experiment (3 players, mcts(iterations=1000) against two
-    # greedy seats, 24 games, seed 11): heuristic leaves (rollout=none, hscale=10, c=0.3)
-    # +274 Elo [107, 441], win rate 0.67; random rollouts (the generic default) +154
-    # [-40, 349] on 12 games (measured with reuse=false; tree reuse never applies to the
-    # views of a hidden-information game since it checks that the old root leads to the
-    # new position, which a resampled view does not).
-    # Confirmed by a ladder tuning round robin (3 players, 0.2 CPU s, README "Foundations
-    # of Rome"): these +201 [+72, +329] Elo over greedy; c=0.7, reward=rank, imm=0.5 and
-    # ismcts=false all within +/-60 of it, none separated.
+    # MCTS tuned against greedy at 3 players, 0.2 CPU s per move; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
     kernels = Kernels.from_module(for_kernels, MAX_MOVES)
 
