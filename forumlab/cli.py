@@ -80,6 +80,23 @@ def games():
 
 
 @main.command()
+@click.argument("game")
+def rules(game):
+    """Print a short version of GAME's rules and where the full rules are."""
+    from .core.registry import create_game
+
+    g = create_game(game, {})  # default options; an unknown name: one error line, exit 2
+    text = g.rules_text().rstrip("\n")
+    click.echo(text)
+    page = f"docs/games/{g.name}.md"
+    if page not in text:
+        click.echo(f"Full rules, notation and this project's decisions: {page}")
+    local = Path(__file__).resolve().parent.parent / page  # in a checkout of the repository
+    if local.is_file():
+        click.echo(f"  ({local})")
+
+
+@main.command()
 @click.option("--markdown", is_flag=True,
               help="Print docs/agents.md instead (the built-in agents and each game's tuned defaults).")
 def agents(markdown):
