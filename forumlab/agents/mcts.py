@@ -239,7 +239,7 @@ def budget_reaches(o: dict, gate: str) -> bool:
     or how busy: seconds of ``time`` or ``cpu_time`` (the smaller, when both are set)
     against ``{gate}_min_seconds``, else ``iterations`` against ``{gate}_min_iterations``.
     Why: a setting that pays at a second per move can cost at a fifth of one
-    (docs/search-notebook.md), so short searches keep the settings they were tuned with,
+    (docs/notebook/search.md), so short searches keep the settings they were tuned with,
     exactly.
     """
     seconds = [float(o[k]) for k in ("time", "cpu_time") if float(o[k]) > 0]
@@ -272,7 +272,7 @@ def rollout_proposals(o: dict) -> int:
     """The rollout proposals of a move searched with the parameters ``o``:
     ``long_proposals`` when it is set and the move's budget is long, else ``proposals``.
     Why a gate: in 4-player Forma the tower-taking proposal paid at 1 s per move, where
-    nothing says it pays at 0.1 s (docs/search-notebook.md)."""
+    nothing says it pays at 0.1 s (docs/notebook/search.md)."""
     return long_setting(o, "proposals")
 
 

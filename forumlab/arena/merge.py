@@ -7,7 +7,7 @@ that copy's estimation noise as well as its own. The copies are one agent: rated
 (one parameter fitted from every game of every copy), the candidate's Elo against it has
 the same expectation and a narrower interval. In 4-player Forma's 1 s against 0.1 s
 gauntlets the 95% interval of 48 games shrank from about +-92 to +-76 Elo
-(docs/search-notebook.md, "Twenty-fifth session").
+(docs/notebook/search.md).
 
 Only labels that played with the same spec may be merged: copies, not different agents.
 """

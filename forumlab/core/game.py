@@ -106,7 +106,7 @@ class Game(ABC):
     # MCTS parameters tuned for this game; a spec's explicit values override them.
     mcts_defaults: ClassVar[dict[str, Any]] = {}
     # Per player count, on top of mcts_defaults: what works against one opponent need
-    # not work against three (see docs/search-notebook.md).
+    # not work against three (docs/results.md).
     mcts_defaults_by_players: ClassVar[dict[int, dict[str, Any]]] = {}
 
     def __init__(self, players: int):

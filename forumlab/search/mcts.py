@@ -35,7 +35,7 @@ One implementation covers:
   best-first plies would grow by random moves, and averaging a well-visited child
   over them biases the search against the moves it explores most; with the limit
   and best-first plies above it, MCTS is a selective fixed-depth search whose
-  visits go to the strongest replies (docs/search-notebook.md).
+  visits go to the strongest replies (docs/notebook/search.md).
 - Sampled orders below the fully ordered plies (``order_sample=M``): a node that
   deepening opens orders M of its legal moves drawn uniformly without replacement, not
   all of them (a full one-ply scan of Forma's thousands of placements costs about as much
@@ -52,7 +52,7 @@ One implementation covers:
   searcher's opens only its k best moves by that seat's one-ply heuristic, so the
   budget goes to the searcher's own alternatives and a shallow tree can span a whole
   round of a many-player game (``replies=1`` expects greedy's move from every
-  opponent; docs/search-notebook.md, "Nineteenth session").
+  opponent; docs/notebook/search.md).
 
 Root parallelism: ``run_iterations``, ``reset_tree`` and ``reroot`` release the GIL
 (``nogil``), so several Python threads can each search their own tree from the same

@@ -749,7 +749,7 @@ def heuristic(s, player):
     A greedy with it scored 56.7% [50.4, 63.0] against one without it in 240 2-player
     games (two runs of 120 on different seeds: 65.8% and 47.5%); at 4 players (90
     squares each, bridges rare) it chased bridges it could not finish and won 6% of 80
-    games against three greedy seats without it (docs/search-notebook.md, "Forma
+    games against three greedy seats without it (docs/notebook/search.md, "Forma
     heuristic: bridges"). The whole estimate costs about 1-2 microseconds; greedy beats
     random play by ~600 to ~130 points in 4-player games. Terminal states return the
     exact margin.
@@ -771,8 +771,7 @@ _BRIDGE_WEIGHT = 50.0  # points of a bridge; progress counts as its squared shar
 _SUPPLY_WEIGHT = 0.5  # expected share of the squares still in supply that get placed
 # A live stone's worth to the colour building round it: 10 x (its share of the sides)**2.
 # Greedy with it won 38.1% of 240 4-player games against three greedy seats without it
-# and 58.8% of 240 2-player games (weights 5 and 20 did worse; search notebook,
-# "Eighteenth session").
+# and 58.8% of 240 2-player games (weights 5 and 20 did worse; docs/notebook/search.md).
 _STONE_WEIGHT = 10.0
 _THREAT_FIRST = 7.0  # value to the seat to move of a free square it can close
 _THREAT_MORE = 2.0

@@ -1,8 +1,8 @@
 """The heuristic's worth of the Colonia tiles a seat holds but has not used yet.
 
 Without this term the leaf value could not tell the draft's moves apart: every ``take``
-of the same tribune cost and both ``keep`` moves scored the same (the sixteenth
-session's diagnosis in ``docs/search-notebook.md``). Here a tile is worth what using it
+of the same tribune cost and both ``keep`` moves scored the same (the diagnosis is in
+``docs/notebook/search.md``). Here a tile is worth what using it
 adds to the leaf value of :mod:`.kernels` (same scale, VP), and an own tile also its
 envoy, since it goes to the ship used or not:
 

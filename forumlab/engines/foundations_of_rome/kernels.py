@@ -138,7 +138,7 @@ OFFER_COST = 1e-6
 
 # Weights of the module assets in the heuristic (:func:`_module_value`), one vector so
 # that a tuning script can play one weighting against another (:func:`heuristic_with`;
-# docs/search-notebook.md, "Foundations of Rome module heuristic"): W_OBJECTIVES per VP
+# docs/notebook/search.md, "Foundations of Rome module heuristic"): W_OBJECTIVES per VP
 # of the objectives met now, W_AUGUR per objective met with Augur, W_UNUSED on top of an
 # unused invocation's VP (a use still to come), W_ONGOING and W_ROLE scale the estimates
 # of ongoing invocations' and roles' effects until the end; W_OFFER is added for the
