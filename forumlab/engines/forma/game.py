@@ -2,7 +2,9 @@
 
 Rules: ``shared/rules/forma.md`` of the project (Ravensburger 1973 rulebook plus this
 project's DECISIONs); the engine's own decisions are listed in
-:mod:`forumlab.engines.forma.kernels`. Configuration:
+:mod:`forumlab.engines.forma.kernels`. For players, the rules, the notation and every
+decision this project made are in ``docs/games/forma.md`` of the repository.
+Configuration:
 
 - ``players``: 2, 3 (variant) or 4 (default). With 2 players each owns two sets,
   treated as one colour.

@@ -1,8 +1,9 @@
 """Forum Romanum: the Python facade (notation, rendering, results) over the kernels.
 
 Rules: ``shared/rules/forum-romanum.md`` of the project (2019 English rulebook of
-Kramer's 1988 game plus this project's DECISIONs). Decisions taken here where the
-spec is silent:
+Kramer's 1988 game plus this project's DECISIONs). For players, the rules, the notation
+and every decision this project made are in ``docs/games/forum-romanum.md`` of the
+repository. Decisions taken here where the spec is silent:
 
 - Move notation in the 2-player game prefixes the *global* colour id 0-3 (player 0
   owns colours 0 and 1, player 1 owns 2 and 3), e.g. ``2:d4`` or ``3:d4-e5``. The
