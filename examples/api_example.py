@@ -9,7 +9,7 @@ def main() -> None:
     game = forumlab.load_game("forum-romanum", players=3)
     state = game.new_state(seed=1)
     print(state)                                  # <ForumRomanum(...) seed=1: ply 0, seat 0 to move>
-    print(state.legal_move_texts()[:5])           # ['0:a1', '0:a2', ...] in the game's notation
+    print(state.legal_move_texts()[:5])           # ['a1', 'b1', 'c1', 'd1', 'e1']: the game's notation
 
     # A fixed action space for learning agents: a mask, and tensors of what a seat sees.
     mask = state.legal_action_mask()              # int8, game.num_actions entries
