@@ -12,6 +12,7 @@ results with shared ranks, JSON.
 from __future__ import annotations
 
 import importlib
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -380,13 +381,16 @@ class Game(ABC):
             game without a ``rules`` module.
         """
         module = type(self).__module__
-        package = module.rpartition(".")[0] if "." in module else module
-        try:
-            rules = importlib.import_module(".rules", package) if package != module else None
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.rules":
-                raise  # a rules module that exists but fails to import is a real error
-            rules = None
+        loaded = sys.modules.get(module)
+        package = module if hasattr(loaded, "__path__") else module.rpartition(".")[0]
+        rules = None
+        if package:
+            target = f"{package}.rules"
+            try:
+                rules = importlib.import_module(target)
+            except ModuleNotFoundError as exc:
+                if not exc.name or not (target == exc.name or target.startswith(exc.name + ".")):
+                    raise  # a rules module that exists but fails to import is a real error
         text = getattr(rules, "SHORT_RULES", None)
         if not text:
             return (f"{self.name}: no short rules are bundled with this game; "
