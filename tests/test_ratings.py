@@ -281,8 +281,8 @@ def test_superiority_and_intervals_from_the_posterior():
 def test_fewer_games_give_wider_intervals():
     rng = np.random.default_rng(4)
     elo = {"x": 0, "y": 100, "z": 200}
-    small = rate(sample_pl_games(rng, elo, {3: [0, 0, 0]}, {3: 4}))
-    large = rate(sample_pl_games(rng, elo, {3: [0, 0, 0]}, {3: 64}))
+    small = rate(sample_pl_games(rng, elo, {3: [0, 0, 0]}, {3: 4}), anchor="x")
+    large = rate(sample_pl_games(rng, elo, {3: [0, 0, 0]}, {3: 64}), anchor="x")
     for a in ("y", "z"):
         # sd shrinks like 1/sqrt(games): 16 times the games, about a quarter of the width.
         assert 2.5 < small.fit.elo_sd[a] / large.fit.elo_sd[a] < 6
@@ -291,7 +291,7 @@ def test_fewer_games_give_wider_intervals():
 def test_report_is_json_and_table_is_sorted_by_elo():
     games = [SimpleNamespace(group=g.group, agents=list(g.agents), ranks=list(g.ranks), scores=list(g.scores))
              for g in hand_example()]  # any record with the four fields is accepted
-    r = rate(games)
+    r = rate(games, anchor="A")
     report = ratings_report(r)
     assert json.loads(json.dumps(report)) == report
     assert [row["agent"] for row in report["agents"]] == r.ranking()
@@ -302,7 +302,7 @@ def test_report_is_json_and_table_is_sorted_by_elo():
     assert row["elo_low"] < row["elo"] < row["elo_high"] or row["agent"] == "A"
     table = format_ratings_table(r)
     lines = table.splitlines()
-    assert lines[0].split()[:3] == ["Agent", "Elo", "95%"]
+    assert lines[0].split()[:4] == ["Agent", "Elo", "Interval", "LOS"]
     assert [line.split()[0] for line in lines[2:5]] == r.ranking()
     assert "3 players" in table and "2 players" in table
 
@@ -464,7 +464,7 @@ def test_posterior_intervals_cover_true_values():
     hits = checks = 0
     for _ in range(20):
         games = sample_pl_games(rng, agent_elo, seat_elo, {2: 40, 3: 30, 4: 25, 6: 15})
-        r = rate(games)
+        r = rate(games, anchor="a0")
         for a, true in agent_elo.items():
             if a != r.fit.anchor:
                 lo, hi = r.elo_interval[a]

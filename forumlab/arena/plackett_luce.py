@@ -65,7 +65,7 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -184,6 +184,33 @@ class Fit:
         i, j = self.agents.index(a), self.agents.index(b)
         c = self.covariance
         return math.sqrt(max(c[i, i] + c[j, j] - 2.0 * c[i, j], 0.0))
+
+    def difference_covariance(self) -> np.ndarray:
+        """(A, A) matrix of posterior variances of ``theta[a] - theta[b]`` (natural-log units),
+        agents in :attr:`agents` order; these do not depend on the anchor."""
+        a = len(self.agents)
+        c = self.covariance[:a, :a]
+        d = np.diag(c)
+        return np.maximum(d[:, None] + d[None, :] - 2.0 * c, 0.0)
+
+    def reanchored(self, anchor: str) -> Fit:
+        """The same fit with ``anchor`` at Elo 0 (only the shift and the sds to it change).
+
+        Raises:
+            RatingsError: ``anchor`` is not one of the fitted agents.
+        """
+        anchor = _resolve_anchor(self.agents, anchor)
+        shift = self.theta[anchor]
+        theta = {a: v - shift for a, v in self.theta.items()}
+        k = self.agents.index(anchor)
+        var = self.difference_covariance()[:, k]
+        return replace(
+            self,
+            anchor=anchor,
+            theta=theta,
+            elo={a: v * ELO_PER_NAT for a, v in theta.items()},
+            elo_sd={a: float(math.sqrt(var[i]) * ELO_PER_NAT) for i, a in enumerate(self.agents)},
+        )
 
     def order_log_probability(self, agents: Sequence[str], ranks: Sequence[int]) -> float:
         """Model log-probability of finishing ``ranks`` for ``agents`` (per seat, seat 0 first).

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -31,11 +31,13 @@ from forumlab.arena.plackett_luce import (
     as_rated_game,
     fit_plackett_luce,
 )
+from forumlab.arena.quasi_variance import comparison_z, quasi_variances
 from forumlab.arena.separation import ABOVE, BELOW, Separation, find_separation
 
 __all__ = [
     "ELO_PER_NAT",
     "Fit",
+    "MoveTimes",
     "RatedGame",
     "Ratings",
     "RatingsError",
@@ -43,13 +45,20 @@ __all__ = [
     "format_matrices",
     "default_anchor",
     "format_ratings_table",
+    "move_times",
     "rate",
+    "rate_outcomes",
     "rated_games",
     "ratings_report",
 ]
 
 CONFIDENCE = 0.95
 Z_95 = 1.959963984540054  # standard normal quantile at 0.975
+# Comparison bars are built so that two equal bars just touch when the likelihood of
+# superiority of the upper one is this; a pair at LOS 0.99 or more is then always apart
+# (the quasi-variance approximation would have to be off by ~19% in sd to hide it).
+COMPARISON_LOS = 0.975
+COMPARISON_Z = comparison_z(COMPARISON_LOS)
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,17 @@ class Ratings:
     head_to_head: dict[str, dict[str, tuple[float, int]]]
     superiority: dict[str, dict[str, float]]
     separation: Separation
+    # Reference-free display (see forumlab.arena.quasi_variance): the connected agent the
+    # scale is read against, each agent's quasi-sd (Elo) and comparison bar, the worst
+    # relative error of the quasi-variance approximation over the connected pairs, and the
+    # LOS of each agent over the next one down in :meth:`ranking` (None for the last).
+    reference: str = ""
+    quasi_sd: dict[str, float] = field(default_factory=dict)
+    comparison_interval: dict[str, tuple[float, float]] = field(default_factory=dict)
+    quasi_error: float = 0.0
+    los_next: dict[str, float | None] = field(default_factory=dict)
+    # Per agent time per move, when the games came with their timings (rate_outcomes).
+    move_times: dict[str, MoveTimes] | None = None
 
     def ranking(self) -> list[str]:
         """Agents sorted by Elo, best first (ties broken by name).
@@ -122,16 +142,19 @@ def rated_games(outcomes: Iterable[GameOutcome]) -> list[RatedGame]:
 
 
 def default_anchor(outcomes: Iterable[GameOutcome]) -> str | None:
-    """The agent put at Elo 0 when the user names none.
+    """The agent put at Elo 0 when the user names none: always None, which lets
+    :func:`rate` choose the reference of the connected agents (see
+    :func:`choose_reference`). ``random`` used to be the default; the games usually cannot
+    place it (it never finishes ahead of anyone), and an anchor the games cannot place
+    makes every interval the prior's.
 
     Args:
-        outcomes: the games to be rated.
+        outcomes: the games to be rated (unused; kept for callers that pass them).
 
     Returns:
-        ``"random"`` when it played (the natural zero of the scale), else None (then
-        :func:`rate` takes the first label in sorted order).
+        None.
     """
-    return "random" if any("random" in o.labels for o in outcomes) else None
+    return None
 
 
 def _win_credit(game: RatedGame, seat: int) -> float:
@@ -224,12 +247,58 @@ def _interval(estimate: float, sd: float) -> tuple[float, float]:
     return estimate - Z_95 * sd, estimate + Z_95 * sd
 
 
+def choose_reference(fit: Fit, separation: Separation) -> str:
+    """The agent the scale is read against when the user names no anchor.
+
+    Never a separated agent (its distance to the others is the prior's, so every interval
+    measured from it would be the prior's too): among the connected rest, the agent whose
+    differences to the other connected agents have the smallest summed posterior variance,
+    i.e. the best-placed one, from which every other connected agent's distance is
+    narrowest. In a balanced round robin that is usually an agent of the middle of the
+    field. With no connected rest at all, the same rule runs over every agent.
+
+    Args:
+        fit: a fit of the games.
+        separation: the games' separation (:func:`find_separation`).
+
+    Returns:
+        The reference agent's label (ties go to the first name in sorted order).
+    """
+    pool = list(separation.main) if separation.main is not None else list(fit.agents)
+    var = fit.difference_covariance()
+    ix = [fit.agents.index(a) for a in pool]
+    total = {a: float(var[i, ix].sum()) for a, i in zip(pool, ix)}
+    return min(sorted(pool), key=lambda a: total[a])
+
+
+def _quasi(fit: Fit, separation: Separation, reference: str) -> tuple[dict[str, float], float]:
+    """Quasi-sd (Elo) of every agent, and the approximation's worst relative error.
+
+    Fitted over the connected rest only: a separated agent's prior-sized variances would
+    otherwise pull on everyone's. A separated agent gets the rest of its difference
+    variance to the reference once the reference's own share is taken, so its bar still
+    shows (roughly) the prior's width."""
+    var = fit.difference_covariance()
+    agents = fit.agents
+    main = list(separation.main) if separation.main is not None else list(agents)
+    ix = [agents.index(a) for a in main]
+    q, worst = quasi_variances(var[np.ix_(ix, ix)])
+    qv = {a: float(v) for a, v in zip(main, q)}
+    k = agents.index(reference)
+    q_ref = qv.get(reference, 0.0)
+    for i, a in enumerate(agents):
+        if a not in qv:
+            qv[a] = max(float(var[i, k]) - q_ref, float(var[i, k]) / 2.0)
+    return {a: math.sqrt(v) * ELO_PER_NAT for a, v in qv.items()}, worst
+
+
 def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> Ratings:
     """Rate the agents of ``games``: point fit, posterior intervals, separation, summaries.
 
     Args:
         games: :class:`RatedGame` records (or objects with the same four fields).
-        anchor: agent at Elo 0 (default: first in sorted order).
+        anchor: agent at Elo 0 (default: the reference, see :func:`choose_reference`,
+            which is never a separated agent when there is a connected rest).
         prior_sd: prior standard deviation of every parameter, in natural-log units.
 
     Returns:
@@ -244,6 +313,16 @@ def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> R
     fit = fit_plackett_luce(games, anchor=anchor, prior_sd=prior_sd)
     agents = fit.agents
     score, meetings = _pairwise(games, agents)
+    # Ahead of or level with at least once: the arrows of the comparison graph.
+    separation = find_separation(agents, score)
+    reference = choose_reference(fit, separation)
+    if anchor is None:
+        fit = fit.reanchored(reference)
+    quasi_sd, quasi_error = _quasi(fit, separation, reference)
+    superiority = _superiority(fit)
+    order = sorted(agents, key=lambda a: (-fit.elo[a], a))
+    los_next = {a: (superiority[a][b] if b is not None else None)
+                for a, b in zip(order, [*order[1:], None])}
     return Ratings(
         fit=fit,
         elo_interval={a: _interval(fit.elo[a], fit.elo_sd[a]) for a in agents},
@@ -253,10 +332,73 @@ def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> R
         agent_stats=_agent_stats(games, agents),
         seat_stats=_seat_stats(games),
         head_to_head=_head_to_head(agents, score, meetings),
-        superiority=_superiority(fit),
-        # Ahead of or level with at least once: the arrows of the comparison graph.
-        separation=find_separation(agents, score),
+        superiority=superiority,
+        separation=separation,
+        reference=reference,
+        quasi_sd=quasi_sd,
+        comparison_interval={a: (fit.elo[a] - COMPARISON_Z * quasi_sd[a], fit.elo[a] + COMPARISON_Z * quasi_sd[a])
+                             for a in agents},
+        quasi_error=quasi_error,
+        los_next=los_next,
     )
+
+
+@dataclass(frozen=True)
+class MoveTimes:
+    """Time one agent took per move, from the per-game totals a results file keeps.
+
+    Results files store, per game and seat, the summed wall-clock seconds of the agent's
+    ``act()`` calls and their number, not each move: the mean per move is exact, the
+    maximum is that of the per-game means (the slowest game's average move), and CPU time
+    is not recorded.
+    """
+
+    moves: int  # agent moves timed (fallback moves after a fault excluded)
+    games: int  # entries (game and seat) with at least one timed move
+    seconds: float  # total wall-clock seconds
+    mean: float  # seconds per move over all moves
+    slowest_game_mean: float  # the largest per-entry mean
+
+
+def move_times(outcomes: Iterable[GameOutcome]) -> dict[str, MoveTimes]:
+    """Per agent time per move from the outcomes' per-seat totals.
+
+    Args:
+        outcomes: finished games (``move_seconds`` and ``moves_made`` per seat; entries
+            without them, e.g. from hand-made outcomes, are skipped).
+
+    Returns:
+        Agent label -> :class:`MoveTimes`, for agents with at least one timed move.
+    """
+    acc: dict[str, list[float]] = {}
+    for o in outcomes:
+        secs, made = list(o.move_seconds or ()), list(o.moves_made or ())
+        for label, t, m in zip(o.labels, secs, made):
+            if m <= 0:
+                continue
+            row = acc.setdefault(label, [0, 0, 0.0, 0.0])
+            row[0] += int(m)
+            row[1] += 1
+            row[2] += float(t)
+            row[3] = max(row[3], float(t) / m)
+    return {a: MoveTimes(int(r[0]), int(r[1]), r[2], r[2] / r[0], r[3]) for a, r in sorted(acc.items())}
+
+
+def rate_outcomes(outcomes: Iterable[GameOutcome], anchor: str | None = None,
+                  prior_sd: float = 2.0) -> Ratings:
+    """:func:`rate` on tournament outcomes, with each agent's time per move attached.
+
+    Args:
+        outcomes: finished games, e.g. ``ResultStore.outcomes()``.
+        anchor: agent at Elo 0 (default: the reference, see :func:`choose_reference`).
+        prior_sd: as in :func:`rate`.
+
+    Returns:
+        A :class:`Ratings` whose ``move_times`` is filled in.
+    """
+    outcomes = list(outcomes)
+    r = rate(rated_games(outcomes), anchor=anchor, prior_sd=prior_sd)
+    return replace(r, move_times=move_times(outcomes))
 
 
 def _num(v: float) -> float | None:
@@ -328,7 +470,18 @@ def ratings_report(r: Ratings) -> dict:
             "win_rate": st.win_rate,
             "mean_rank": st.mean_rank,
             "mean_score": _num(st.mean_score),
+            "quasi_sd": _num(r.quasi_sd[a]),
+            "comparison_low": _num(r.comparison_interval[a][0]),
+            "comparison_high": _num(r.comparison_interval[a][1]),
+            "los_next": r.los_next.get(a),
         })
+        if r.move_times is not None:
+            t = r.move_times.get(a)
+            agents[-1]["move_time"] = None if t is None else {
+                "clock": "wall", "moves": t.moves, "entries": t.games, "seconds": t.seconds,
+                "mean": t.mean, "max_game_mean": t.slowest_game_mean, "cpu": None}
+    order = r.ranking()
+    los_pairs = [{"higher": a, "lower": b, "los": r.superiority[a][b]} for a, b in zip(order, order[1:])]
     seats = {}
     for n, per_seat in r.seat_stats.items():
         seats[str(n)] = []
@@ -349,14 +502,22 @@ def ratings_report(r: Ratings) -> dict:
             "name": "Plackett-Luce with seat effects; Davidson-Luce shared ranks",
             "scale": "Elo (400/ln 10 per natural-log unit of strength)",
             "anchor": fit.anchor,
+            "reference": r.reference,
             "prior_sd": fit.prior_sd,
             "games": fit.games,
             "log_likelihood": fit.log_likelihood,
             "converged": fit.converged,
             "tie_parameters": {str(k): v for k, v in fit.tie.items()},
-            "intervals": "Laplace approximation of the posterior: elo +- 1.96 sd",
+            "intervals": "Laplace approximation of the posterior: elo +- 1.96 sd of the difference to the anchor",
             "confidence": CONFIDENCE,
+            "comparison_intervals": (f"elo +- {COMPARISON_Z:.4f} quasi-sd (Firth & de Menezes 2004): two equal "
+                                     f"bars touch at a likelihood of superiority of {COMPARISON_LOS}"),
+            "comparison_z": COMPARISON_Z,
+            "quasi_variance_worst_error": r.quasi_error,
+            "move_time": ("wall-clock seconds of act() per move, from per-game totals: mean over all "
+                          "moves, max_game_mean = the slowest game's mean; CPU time is not recorded"),
         },
+        "los_pairs": los_pairs,
         "agents": agents,
         "seats": seats,
         "separation": {
@@ -388,10 +549,63 @@ def _signed(elo: float) -> str:
     return f"{int(round(elo)):+d}"
 
 
+def _los(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}"
+
+
+def scale_note(r: Ratings) -> str:
+    """One paragraph saying what Elo 0 is and how to read the intervals and the LOS column.
+
+    Args:
+        r: ratings from :func:`rate`.
+
+    Returns:
+        The note (no trailing newline).
+    """
+    fit = r.fit
+    if fit.anchor == r.reference:
+        zero = (f"Elo 0 = {fit.anchor}, the reference: of the agents the games connect, the one whose "
+                "distances to the others they measure best.")
+    else:
+        zero = f"Elo 0 = {fit.anchor} (the anchor asked for); reference of the connected agents: {r.reference}."
+    return (f"{zero} Interval: Elo +- {COMPARISON_Z:.2f} quasi-sd (Firth & de Menezes 2004), the same "
+            "whatever the anchor: two agents whose intervals do not overlap differ with a likelihood of "
+            f"superiority of about {COMPARISON_LOS} or more. LOS next: posterior probability that the agent "
+            "is stronger than the one on the next row.")
+
+
+def format_move_times(r: Ratings) -> str | None:
+    """Time per move per agent as a small table, agents in rating order.
+
+    Args:
+        r: ratings from :func:`rate_outcomes` (or any with ``move_times``).
+
+    Returns:
+        The table (no trailing newline), or None when no timing is known.
+    """
+    if not r.move_times:
+        return None
+    header = ("Agent", "Moves", "Mean ms/move", "Max ms/move (slowest game's mean)")
+    rows = []
+    for a in r.ranking():
+        t = r.move_times.get(a)
+        if t is None:
+            rows.append((a, "0", "-", "-"))
+        else:
+            rows.append((a, str(t.moves), f"{t.mean * 1e3:.3g}", f"{t.slowest_game_mean * 1e3:.3g}"))
+    out = ["Time per move: wall clock of the agent's act(), from the per-game totals results files keep "
+           "(so the max is the slowest game's mean per move; CPU time is not recorded)"]
+    out += _columns(header, rows)
+    return "\n".join(out)
+
+
 def format_ratings_table(r: Ratings) -> str:
     """A human-readable table of agents sorted by Elo, followed by the seat advantages.
 
-    A ``*`` after an Elo marks a separated agent; a footnote under the table says why.
+    A ``*`` after an Elo marks a separated agent; a footnote under the table says why. The
+    interval column holds the comparison intervals (quasi-variances), and ``LOS next`` the
+    likelihood of superiority of each agent over the next row's. When the ratings carry
+    move times (:func:`rate_outcomes`), a time-per-move table follows.
 
     Args:
         r: ratings from :func:`rate`.
@@ -400,20 +614,25 @@ def format_ratings_table(r: Ratings) -> str:
         The table as multi-line text (no trailing newline).
     """
     fit = r.fit
-    header = ("Agent", "Elo", "95% interval", "Games", "Win rate", "Mean rank", "Mean score")
+    header = ("Agent", "Elo", "Interval", "LOS next", "Games", "Win rate", "Mean rank", "Mean score")
     rows = []
     for a in r.ranking():
         st = r.agent_stats[a]
         mark = "*" if a in r.separation.position else ""
-        iv = "[{}, {}]".format(*map(_signed, r.elo_interval[a]))
-        rows.append((a, f"{_signed(fit.elo[a])}{mark}", iv, str(st.games), f"{st.win_rate:.3f}",
-                     f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"))
+        iv = "[{}, {}]".format(*map(_signed, r.comparison_interval[a]))
+        rows.append((a, f"{_signed(fit.elo[a])}{mark}", iv, _los(r.los_next.get(a)), str(st.games),
+                     f"{st.win_rate:.3f}", f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"))
     out = _columns(header, rows)
     note = separation_note(r)
     if note:
         out.append(f"* {note}")
+    out.append(scale_note(r))
+    times = format_move_times(r)
+    if times:
+        out.append("")
+        out.append(times)
     out.append("")
-    out.append(f"Seat advantage over seat 0 (Elo), anchor {fit.anchor} = 0, {fit.games} games")
+    out.append(f"Seat advantage over seat 0 (Elo, 95% interval), {fit.games} games")
     for n, per_seat in fit.seat_elo.items():
         cells = []
         for s, v in enumerate(per_seat):
