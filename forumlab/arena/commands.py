@@ -53,25 +53,12 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
 
 
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None, merges=()):
-    from .ratings import (
-        default_anchor,
-        format_matrices,
-        format_ratings_table,
-        rate,
-        rated_games,
-        ratings_report,
-    )
-    from .store import ResultStore
+    """Print the ratings of ``db``: one results file, or a list of compatible ones rated as one."""
+    from .pool import load_results
+    from .ratings import format_matrices, format_ratings_table, rate_outcomes, ratings_report
 
-    with ResultStore.open(db, readonly=True) as store:
-        outcomes = store.outcomes()
-        definition = store.definition
-        sprt = store.sprt_record()
-    if not outcomes:
-        raise ForumlabError(f"{db} holds no finished games yet")
-    from .merge import merge_labels
-
-    outcomes = merge_labels(outcomes, merges)
+    pooled = load_results(db, merges)
+    outcomes, definition, sprt = pooled.outcomes, pooled.definition, pooled.sprt
     from .cooperative import format_team_report, is_cooperative, team_report
 
     if is_cooperative(definition):
@@ -91,20 +78,21 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
             echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games")
             echo(format_team_report(report))
         return None
-    if anchor is None:
-        anchor = default_anchor(outcomes)
-    r = rate(rated_games(outcomes), anchor=anchor)
+    r = rate_outcomes(outcomes, anchor=anchor)
     echo = out or click.echo
     if as_json:
         report = ratings_report(r)
         report["tournament"] = definition
+        report["sources"] = [{"path": p, "games": n, "tournament": d}
+                             for p, n, d in zip(pooled.paths, pooled.games, pooled.definitions)]
         report["sprt"] = sprt
         echo(json.dumps(report, indent=1))
     elif as_csv:
         _ratings_csv(r, echo)
     else:
         faults = sum(len(o.faults) for o in outcomes)
-        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games, {faults} faults")
+        pooled_from = f" (pooled from {len(pooled.paths)} files)" if len(pooled.paths) > 1 else ""
+        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games{pooled_from}, {faults} faults")
         echo(format_ratings_table(r))
         if sprt is not None or definition.get("sprt"):
             from .sequential import format_sprt
@@ -124,12 +112,18 @@ def _ratings_csv(r, echo):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["agent", "elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "mean_score",
+                "comparison_low", "comparison_high", "los_next", "ms_per_move", "max_game_ms_per_move",
                 "separated"])
     for a in r.ranking():
         st = r.agent_stats[a]
         low, high = r.elo_interval[a]
+        c_low, c_high = r.comparison_interval[a]
+        los = r.los_next.get(a)
+        t = (r.move_times or {}).get(a)
         w.writerow([a, f"{r.fit.elo[a]:.1f}", f"{low:.1f}", f"{high:.1f}", st.games, f"{st.win_rate:.4f}",
-                    f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}", int(a in r.separation.position)])
+                    f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}", f"{c_low:.1f}", f"{c_high:.1f}",
+                    "" if los is None else f"{los:.4f}", "" if t is None else f"{t.mean * 1e3:.4g}",
+                    "" if t is None else f"{t.slowest_game_mean * 1e3:.4g}", int(a in r.separation.position)])
     echo(buf.getvalue().rstrip("\n"))
 
 
@@ -298,28 +292,34 @@ def resume(db, workers, scheduler, progress, quiet):
 
 
 @click.command()
-@click.argument("db", type=click.Path(dir_okay=False))
+@click.argument("dbs", metavar="DB...", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every statistic.")
 @click.option("--csv", "as_csv", is_flag=True, help="The rating table as CSV.")
 @click.option("--matrix", is_flag=True,
               help="Also print the head-to-head and likelihood-of-superiority matrices.")
 @click.option("--anchor", default=None,
-              help="Agent at Elo 0 (default: random when it plays, else the first label in sorted order).")
+              help="Agent at Elo 0 (default: the reference, the agent the games place best among those "
+                   "they connect; never one marked *).")
 @click.option("--merge", "merges", multiple=True, metavar="NAME=LABEL,LABEL[,...]",
               help="Rate these labels as one agent called NAME (repeatable): copies of one spec, e.g. a "
                    "gauntlet field's fast1, fast2, fast3; the labels must have played the same spec.")
-def ratings(db, as_json, as_csv, matrix, anchor, merges):
-    """Elo ratings (Plackett-Luce with seat effects) and balance statistics of DB.
+def ratings(dbs, as_json, as_csv, matrix, anchor, merges):
+    """Elo ratings (Plackett-Luce with seat effects), time per move and seat statistics of DB.
 
-    Intervals are 95% intervals of the posterior (Laplace approximation); an Elo marked *
-    belongs to an agent that never finished behind (or never ahead of) the others, so the
-    prior, not the games, sets its distance to them.
+    Several results files of the same game and config, in which each label names the same
+    agent spec, are rated as one pool.
+
+    Each interval is Elo +- 1.39 quasi-sd: two agents whose intervals do not overlap differ
+    with a likelihood of superiority of about 0.975 or more; LOS next is that probability
+    for each agent over the next row's. An Elo marked * belongs to an agent that never
+    finished behind (or never ahead of) the others, so the prior, not the games, sets its
+    distance to them. See docs/ratings.md.
     """
     if as_json and as_csv:
         raise ConfigError("choose one of --json and --csv")
     if matrix and (as_json or as_csv):
         raise ConfigError("--matrix is for the text table; --json already holds both matrices")
-    _print_ratings(db, as_json, as_csv, anchor, matrix, merges=merges)
+    _print_ratings(list(dbs), as_json, as_csv, anchor, matrix, merges=merges)
 
 
 @click.command()
