@@ -1,8 +1,10 @@
 """Agents by name, and creation from spec strings.
 
 Third-party agents: pass ``package.module:Class`` (optionally with parameters) as
-the spec, or register a name through the ``forumlab.agents`` entry-point group in
-your package metadata, e.g. in pyproject.toml::
+the spec (a module in the current directory works too: ``mybot:OnePly`` beside
+``mybot.py``, see :func:`import_agent_module`), or register a name through the
+``forumlab.agents`` entry-point group in your package metadata, e.g. in
+pyproject.toml::
 
     [project.entry-points."forumlab.agents"]
     mybot = "mypackage.bots:MyBot"
@@ -13,6 +15,8 @@ schema: :func:`agent_params` hands them to tuners and listings.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from importlib.metadata import entry_points
 
 from .base import Agent
@@ -46,10 +50,45 @@ def agent_names() -> list[str]:
     return sorted(_all_targets())
 
 
+def import_agent_module(module: str):
+    """Import the module of a ``module:Class`` agent spec, from the current directory
+    if it is found nowhere else.
+
+    ``python -m forumlab`` puts the current directory on ``sys.path`` but the
+    ``forumlab`` script does not, so ``-a mybot:MyBot`` beside ``mybot.py`` would work
+    one way and not the other. When the module's top-level name is found neither on
+    ``sys.path`` nor among installed packages, the current directory is appended to
+    ``sys.path`` (last, so it never shadows an installed module) and the import is
+    retried. Tournament workers load agents by spec in their own processes, which
+    start in the same directory, so they find the module the same way.
+
+    Args:
+        module: a dotted module name, e.g. ``mybot`` or ``bots.fast``.
+
+    Returns:
+        The imported module.
+
+    Raises:
+        ImportError: the module cannot be imported (from the current directory either).
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        top = module.partition(".")[0]
+        here = os.getcwd()
+        if exc.name != top or here in sys.path:
+            raise  # a module that the agent's own module imports is missing, or cwd was searched
+        if not (os.path.isfile(os.path.join(here, top + ".py")) or os.path.isdir(os.path.join(here, top))):
+            raise
+    sys.path.append(here)
+    importlib.invalidate_caches()
+    return importlib.import_module(module)
+
+
 def _load(target: str) -> type[Agent]:
     module, _, cls_name = target.partition(":")
     try:
-        cls = getattr(importlib.import_module(module), cls_name)
+        cls = getattr(import_agent_module(module), cls_name)
     except (ImportError, AttributeError) as exc:
         raise AgentSpecError(f"cannot load agent {target!r}: {exc}") from None
     if not (isinstance(cls, type) and issubclass(cls, Agent)):

@@ -93,7 +93,7 @@ def _first_moves(game_name: str, config: dict, seed: int, specs: list[str]) -> N
 
     state = create_game(game_name, config).new_state(seed)
     for spec in specs:
-        create_agent(spec, seed=0).act(state.copy())
+        create_agent(spec, seed=0).act(state.view_for(state.current_player))  # as agents are handed
 
 
 def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,

@@ -27,9 +27,11 @@ plain Python (they forward to the tag's module), which tests use as a cross-chec
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 
+import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.core.extending import NativeValue, models, register_model, unbox
@@ -38,8 +40,11 @@ from numba.core.typing.templates import AbstractTemplate, infer_global, signatur
 
 PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
             "heuristic", "determinize")
-# Optional protocol functions and the required one that stands in for a game without them.
-OPTIONAL = {"proposal_move": "random_move"}
+# Optional protocol functions and what stands in for a game without them: a required
+# kernel of the game's own module, or (named in _GENERIC_STANDINS) a generic kernel of
+# this module that takes the game tag first.
+OPTIONAL = {"proposal_move": "random_move", "is_legal": "legal_by_scan"}
+_GENERIC_STANDINS = ("legal_by_scan",)
 
 
 @dataclass(frozen=True)
@@ -82,17 +87,32 @@ def _unbox_tag(typ, obj, c):
 
 
 def _kernel(tag, name):
-    """The kernel ``name`` of the game that numba type ``tag`` selects (None if
-    ``tag`` is not a game tag, so numba reports a typing error)."""
+    """The kernel that protocol function ``name`` calls for the game that numba type
+    ``tag`` selects, and whether it takes the tag as its first argument (a generic
+    stand-in does); None if ``tag`` is not a game tag, so numba reports a typing error."""
     if not isinstance(tag, GameTagType):
         return None
-    return module_kernel(importlib.import_module(tag.kernels), name)
+    module = importlib.import_module(tag.kernels)
+    own = getattr(module, name, None)
+    if own is not None:
+        return own, False
+    standin = OPTIONAL.get(name, name)
+    if standin in _GENERIC_STANDINS:
+        return globals()[standin], True
+    return getattr(module, standin), False
 
 
 def module_kernel(module, name):
     """The kernel ``name`` of a game's kernel module, or the stand-in that
-    :data:`OPTIONAL` names for an optional kernel the module does not define."""
-    return getattr(module, name, None) or getattr(module, OPTIONAL.get(name, name))
+    :data:`OPTIONAL` names for an optional kernel the module does not define (a
+    generic stand-in comes with the module's tag bound as its first argument)."""
+    own = getattr(module, name, None)
+    if own is not None:
+        return own
+    standin = OPTIONAL.get(name, name)
+    if standin in _GENERIC_STANDINS:
+        return functools.partial(globals()[standin], GameTag(module.__name__))
+    return getattr(module, standin)
 
 
 def _mark_calls_inline(builder, callee: str) -> None:
@@ -122,20 +142,21 @@ def _bind(stub):
         def generic(self, args, kws):
             if kws or not args or not isinstance(args[0], GameTagType):
                 return None
-            kernel = types.Dispatcher(_kernel(args[0], name))
-            sig = kernel.get_call_type(self.context, args[1:], {})
-            return signature(sig.return_type, args[0], *sig.args)
+            kernel, with_tag = _kernel(args[0], name)
+            sig = types.Dispatcher(kernel).get_call_type(self.context, args if with_tag else args[1:], {})
+            return signature(sig.return_type, args[0], *(sig.args[1:] if with_tag else sig.args))
 
     infer_global(stub)(_Typer)
 
     @lower_builtin(stub, GameTagType, types.VarArg(types.Any))
     def _lower(context, builder, sig, args):
-        kernel = _kernel(sig.args[0], name)
-        call = context.get_function(types.Dispatcher(kernel),
-                                    signature(sig.return_type, *sig.args[1:]))
-        result = call(builder, args[1:])
+        kernel, with_tag = _kernel(sig.args[0], name)
+        first = 0 if with_tag else 1
+        arg_types = tuple(sig.args[first:])
+        call = context.get_function(types.Dispatcher(kernel), signature(sig.return_type, *arg_types))
+        result = call(builder, args[first:])
         if kernel.targetoptions.get("inline") == "always":
-            _mark_calls_inline(builder, kernel.overloads[tuple(sig.args[1:])].fndesc.mangled_name)
+            _mark_calls_inline(builder, kernel.overloads[arg_types].fndesc.mangled_name)
         return result
 
 
@@ -167,6 +188,13 @@ def proposal_move(tag, s, rng):
     return module_kernel(tag.module(), "proposal_move")(s, rng)
 
 
+def is_legal(tag, s, move):
+    """Whether ``move`` is one of the legal moves (optional kernel; a game without one
+    gets :func:`legal_by_scan`). Any int64 is a valid question: codes that name no
+    move, negative ones included, are simply not legal."""
+    return module_kernel(tag.module(), "is_legal")(s, move)
+
+
 def is_terminal(tag, s):
     """True once the game is over."""
     return tag.module().is_terminal(s)
@@ -192,8 +220,8 @@ def max_moves(tag):
     return tag.module().MAX_MOVES
 
 
-for _stub in (current_player, legal_moves, apply_move, random_move, proposal_move, is_terminal, scores,
-              heuristic, determinize):
+for _stub in (current_player, legal_moves, apply_move, random_move, proposal_move, is_legal, is_terminal,
+              scores, heuristic, determinize):
     _bind(_stub)
 
 
@@ -213,6 +241,20 @@ infer_global(max_moves)(_MaxMovesTyper)
 def _lower_max_moves(context, builder, sig, args):
     bound = int(importlib.import_module(sig.args[0].kernels).MAX_MOVES)
     return context.get_constant(types.int64, bound)
+
+
+@njit(cache=True)
+def legal_by_scan(tag, s, move):
+    """Whether ``move`` is legal, by generating the legal moves and looking for it: the
+    stand-in ``is_legal`` of a game whose kernel module has none. Exact by construction,
+    and as cheap as one move generation (a few microseconds in most games; a game with
+    long move lists, such as Forma, defines its own ``is_legal``)."""
+    out = np.empty(max_moves(tag), dtype=np.int64)
+    n = legal_moves(tag, s, out)
+    for i in range(n):
+        if out[i] == move:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")

@@ -53,6 +53,10 @@ class Kernels:
     - ``proposal_move(state, rng) -> int64``: a legal move biased towards the moves
       that decide points, which the ``proposals`` option of sampled rollouts scores
       first (stand-in: ``random_move``).
+    - ``is_legal(state, move) -> bool``: whether ``move`` is among ``legal_moves``,
+      without generating them (stand-in in numba code: ``legal_by_scan``). Held here
+      as ``is_legal`` (None when the module has none: :meth:`State.is_legal` then
+      scans ``legal_moves``).
 
     The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
     (the length of every state array); both are checked against the limits of generic
@@ -72,6 +76,7 @@ class Kernels:
     determinize: Callable
     max_moves: int
     tag: GameTag
+    is_legal: Callable | None = None
 
     @classmethod
     def from_module(cls, module, max_moves: int) -> Kernels:
@@ -92,6 +97,7 @@ class Kernels:
         if getattr(module, "MAX_MOVES", None) != max_moves:
             raise ValueError(f"{module.__name__} must define MAX_MOVES = {max_moves}")
         return cls(max_moves=max_moves, tag=GameTag(module.__name__),
+                   is_legal=getattr(module, "is_legal", None),
                    **{name: getattr(module, name) for name in PROTOCOL})
 
 
@@ -440,12 +446,22 @@ def result_winners(game: Game, array: np.ndarray, keys: list, terminal: bool) ->
     return winners(keys)
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
 class State:
-    """A position with its history: a thin, friendly wrapper around the state array."""
+    """A position with its history: a thin, friendly wrapper around the state array.
 
-    __slots__ = ("game", "array", "seed", "history", "_before")
+    What a search written in Python needs is cheap here (measured per game in
+    ``benchmarks/python_agent.py`` and docs/writing-an-agent.md): :meth:`copy`,
+    :meth:`child` (copy and play in one call), :meth:`play`, whose legality check is
+    one kernel call (:meth:`is_legal`) rather than a move generation,
+    :meth:`heuristic` and :meth:`scores`.
+    """
 
-    def __init__(self, game: Game, array: np.ndarray, seed: int, history=None):
+    __slots__ = ("game", "array", "seed", "history", "_before", "viewer")
+
+    def __init__(self, game: Game, array: np.ndarray, seed: int, history=None, viewer: int | None = None):
         self.game = game
         self.array = array
         self.seed = seed
@@ -453,12 +469,34 @@ class State:
         # The array before each move of the history played through play(), for undo().
         # Saved arrays are never changed, so copies of the state share them.
         self._before: list[np.ndarray] = []
+        #: The seat whose view this is (:meth:`view_for`), or None for the true state.
+        #: Copies and children of a view are views of the same seat.
+        self.viewer = viewer
 
     def copy(self) -> State:
-        """An independent copy (the array and the history are copied)."""
-        twin = State(self.game, self.array.copy(), self.seed, self.history)
+        """An independent copy (the array and the history are copied; a view stays a
+        view of the same seat)."""
+        twin = State(self.game, self.array.copy(), self.seed, self.history, self.viewer)
         twin._before = list(self._before)
         return twin
+
+    def child(self, move: int | str) -> State:
+        """The position after ``move``: a copy with the move played, this state unchanged.
+
+        The one call a lookahead needs per move (``state.child(m).heuristic(seat)``);
+        the move is checked as :meth:`play` checks it.
+
+        Args:
+            move: a move code or its notation.
+
+        Returns:
+            A new state (a view of the same seat if this is a view).
+
+        Raises:
+            GameOverError: the game is already over.
+            IllegalMoveError: the move is malformed or not legal here.
+        """
+        return self.copy().play(move)
 
     def clone(self) -> State:
         """An independent copy, the same as :meth:`copy` (OpenSpiel's name)."""
@@ -502,26 +540,49 @@ class State:
             status = f"seat {self.current_player} to move"
         return f"<{self.game!r} seed={self.seed}: {where}, {status}>"
 
-    def view_for(self, seat: int, rng: np.ndarray) -> State:
+    def view_for(self, seat: int, rng: np.ndarray | None = None) -> State:
         """What ``seat`` may see: the only state an agent is ever handed.
 
         Args:
             seat: the observing seat.
             rng: the RNG word array (``forumlab.core.rng.make_rng``) that draws the
-                resampled hidden parts.
+                resampled hidden parts, advanced in place; by default a fresh one seeded
+                from this state's seed, ``seat`` and ply (``derive_seed(seed, "view",
+                seat, ply)``), so the same position gives the same view every time.
+                Pass your own stream to draw several different views of one position.
 
         Returns:
             A copy in which the game's ``determinize`` has resampled everything hidden
-            from ``seat`` (a plain copy in perfect-information games). In a
-            hidden-information game the move history is left out too, since earlier
-            moves (a secret pick) may reveal what the array hides.
+            from ``seat`` (a plain copy in perfect-information games), with
+            :attr:`viewer` set to ``seat``. In a hidden-information game the move
+            history is left out too, since earlier moves (a secret pick) may reveal what
+            the array hides.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
         """
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= int(seat) < self.game.players:
+            raise ValueError(f"seat must be 0..{self.game.players - 1}, not {seat!r}")
+        seat = int(seat)
+        if rng is None:
+            from .rng import derive_seed, make_rng
+
+            rng = make_rng(derive_seed(self.seed, "view", seat, self._ply()))
         view = self.copy()
+        view.viewer = seat
         self.game.kernels.determinize(view.array, seat, rng)
         if not self.game.perfect_information:
             view.history = []
             view._before = []  # the true arrays of earlier plies hold the hidden parts
         return view
+
+    def _ply(self) -> int:
+        """Plies played: the game's count, else the length of the history."""
+        try:
+            return self.game.plies(self.array)
+        except NotImplementedError:
+            return len(self.history)
 
     @property
     def current_player(self) -> int:
@@ -564,9 +625,34 @@ class State:
             IllegalMoveError: ``text`` is malformed or not legal in this position.
         """
         move = self.game.parse_move(self.array, text)
-        if move not in set(self.legal_moves().tolist()):
+        if not self.is_legal(move):
             raise IllegalMoveError(f"{text!r} is not legal here")
         return move
+
+    def is_legal(self, move: Any) -> bool:
+        """Whether ``move`` is a legal move code here, without generating every move.
+
+        One call of the game's ``is_legal`` kernel where it has one (Forma: one placement
+        tested against the board), else a scan of :meth:`legal_moves`; either way the
+        answer equals ``move in state.legal_moves()``. Anything that is not an integer
+        (a float such as ``3.0`` or ``3.9``, a bool, a string) is not a move code, so
+        it is not legal.
+
+        Args:
+            move: a candidate move code (``int`` or numpy integer).
+
+        Returns:
+            True if ``move`` is one of :meth:`legal_moves`.
+        """
+        if isinstance(move, (bool, np.bool_)) or not isinstance(move, (int, np.integer)):
+            return False
+        code = int(move)
+        if not _INT64_MIN <= code <= _INT64_MAX:
+            return False
+        kernel = self.game.kernels.is_legal
+        if kernel is None:
+            return bool((self.legal_moves() == code).any())
+        return bool(kernel(self.array, code))
 
     def play(self, move: int | str) -> State:
         """Play a move after checking it is legal, and append it to the history.
@@ -585,10 +671,12 @@ class State:
             raise GameOverError("the game is over; no more moves")
         if isinstance(move, str):
             code = self.parse(move)
+        elif not self.is_legal(move):
+            if isinstance(move, (bool, np.bool_)) or not isinstance(move, (int, np.integer)):
+                raise IllegalMoveError(f"a move code must be an integer, not {move!r}")
+            raise IllegalMoveError(f"move code {move} is not legal here")
         else:
             code = int(move)
-            if code not in set(self.legal_moves().tolist()):
-                raise IllegalMoveError(f"move code {code} is not legal here")
         if len(self._before) != len(self.history):  # history changed by hand: undo replays
             self._before = []
         else:
@@ -596,6 +684,28 @@ class State:
         self.game.kernels.apply_move(self.array, code)
         self.history.append(code)
         return self
+
+    def heuristic(self, seat: int) -> float:
+        """The game's evaluation of this position for ``seat`` (its ``heuristic`` kernel,
+        the one the built-in ``greedy`` agent and the searches use).
+
+        Roughly on the scale of the scores, higher is better for ``seat``; what it
+        estimates is documented in each game's kernel module (e.g. Forma: the seat's
+        estimated final score minus the best estimate among the others).
+
+        Args:
+            seat: the seat to evaluate for.
+
+        Returns:
+            The evaluation, a float.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.game.players:
+            raise ValueError(f"seat must be 0..{self.game.players - 1}, not {seat!r}")
+        return float(self.game.kernels.heuristic(self.array, int(seat)))
 
     def scores(self) -> list[float]:
         """Score per player (final once the game is over).

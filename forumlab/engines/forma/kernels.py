@@ -342,6 +342,37 @@ def count_moves(s):
 
 
 @njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)``, without generating them.
+
+    The optional protocol kernel (:data:`forumlab.core.dispatch.OPTIONAL`): decode the
+    code as ``apply_move`` does, check that it names an orientation of a shape in the
+    mover's supply at an anchor inside the board, then test that one placement's mask
+    against the occupancy plane (one three-word AND). ``PASS`` is legal exactly when the
+    mover cannot place. Any int64 may be asked: codes that name no placement are not
+    legal.
+    """
+    if s[TERMINAL] != 0:
+        return False
+    if s[MOVER_CAN_PLACE] == 0:
+        return move == PASS
+    if move < 0 or move >= PASS:
+        return False
+    po = move // SQUARES
+    anchor = move - po * SQUARES
+    piece = po >> 3
+    j = po & 7
+    if j >= SHAPE_N_ORIENT[piece] or not (s[AVAIL + s[PLAYER]] >> piece) & 1:
+        return False
+    o = SHAPE_ORIENT_START[piece] + j
+    ar = anchor // SIZE
+    ac = anchor - ar * SIZE
+    if ar > SIZE - ORIENT_H[o] or ac > SIZE - ORIENT_W[o]:
+        return False
+    return _fits(s, ORIENT_PL_START[o] + ar * (SIZE + 1 - ORIENT_W[o]) + ac)
+
+
+@njit(cache=True)
 def random_move(s, rng):
     """A uniformly random legal move (rejection sampling, exact fallback; see module doc)."""
     if s[MOVER_CAN_PLACE] == 0:
