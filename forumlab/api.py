@@ -11,6 +11,7 @@ loaded on first use so that ``import forumlab`` stays cheap and compiles nothing
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -163,39 +164,40 @@ def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_li
     return report
 
 
-def ratings(db: str | Path, anchor: str | None = None, merge: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The ratings of a results file, as data (what ``forumlab ratings DB --json`` prints).
+def ratings(db: str | Path | Sequence[str | Path], anchor: str | None = None,
+            merge: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ratings of a results file, or of several rated as one (what ``forumlab ratings
+    DB... --json`` prints).
 
     Args:
-        db: a results file.
-        anchor: the label rated 0 Elo (default: ``random`` when it plays, else the mean).
+        db: a results file, or a list of them: same game and config, and each label the
+            same agent spec in every file.
+        anchor: the label rated 0 Elo (default: the reference, the connected agent the
+            games place best; never an agent the games cannot place).
         merge: ``"NAME=LABEL,LABEL"`` strings: labels of one spec rated as one agent
             (``ratings --merge``).
 
     Returns:
-        A JSON-ready dict: per agent Elo with its 95% interval, win rate, mean rank and
-        score; seat advantages; the pairwise matrices; ``"games"``; and ``"tournament"``,
-        the stored definition.
+        A JSON-ready dict: per agent Elo with its 95% interval to the anchor, comparison
+        interval, LOS over the next agent and time per move, win rate, mean rank and
+        score; ``los_pairs``; seat advantages; the pairwise matrices; ``"games"``;
+        ``"tournament"``, the (first) stored definition; and ``"sources"``, per file its
+        path, games and definition.
 
     Raises:
-        StoreError: the file is missing or not a results file.
-        ForumlabError: it holds no finished game yet.
-        ConfigError: a bad merge (see ``forumlab.arena.merge.merge_labels``).
+        StoreError: a file is missing or not a results file.
+        ForumlabError: a file holds no finished game yet.
+        ConfigError: files that cannot be pooled, or a bad merge (see
+            ``forumlab.arena.pool.load_results``).
     """
-    from .arena.merge import merge_labels
-    from .arena.ratings import rate, rated_games, ratings_report
-    from .arena.store import ResultStore
-    from .core.errors import ForumlabError
+    from .arena.pool import load_results
+    from .arena.ratings import rate_outcomes, ratings_report
 
-    with ResultStore.open(db, readonly=True) as store:
-        outcomes = store.outcomes()
-        definition = store.definition
-    if not outcomes:
-        raise ForumlabError(f"{db} holds no finished games yet")
-    outcomes = merge_labels(outcomes, merge)
-    if anchor is None and any("random" in o.labels for o in outcomes):
-        anchor = "random"  # the natural zero of the scale, as the CLI does
-    report = ratings_report(rate(rated_games(outcomes), anchor=anchor))
-    report["games"] = len(outcomes)
-    report["tournament"] = definition
+    paths = [db] if isinstance(db, (str, Path)) else list(db)
+    pooled = load_results(paths, merge)
+    report = ratings_report(rate_outcomes(pooled.outcomes, anchor=anchor))
+    report["games"] = len(pooled.outcomes)
+    report["tournament"] = pooled.definition
+    report["sources"] = [{"path": p, "games": n, "tournament": d}
+                         for p, n, d in zip(pooled.paths, pooled.games, pooled.definitions)]
     return report
