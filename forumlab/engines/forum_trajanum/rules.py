@@ -8,10 +8,11 @@ decision this project made where the rulebook is silent are in
 SHORT_RULES = """\
 FORUM TRAJANUM (forum-trajanum), 2-4 players, hidden information
 
-Each player has a 6x6 Colonia (a-f, 1-6): 4 crane corners, 4 temples, 28
-buildable spaces and a river tile, all under face-down tiles; a citizen row
-at each of the 6 rows. Shared: the Forum (4x4 mosaic boards in a row, one
-per player plus one, cells a1..t4, colour areas and eagles).
+Each player has a 6x6 Colonia (a-f, 1-6): 4 crane corners, 4 temples and 28
+buildable spaces; every space but the temples, and the river (rv), holds a
+tile of yours, most face down. A citizen row belongs to each of the 6 rows.
+Shared: the Forum (4x4 mosaic boards in a row, one per player plus one,
+cells a1..t4, colour areas and eagles).
 Setup ply: "setup rbgy/1/a1" (crane colours, row of your first citizen,
 corner for a second citizen).
 
