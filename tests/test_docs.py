@@ -2,7 +2,10 @@
 docs/agents.md is what its generator prints, and no page or comment reads like a work log."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,6 +121,29 @@ def test_agents_page_lists_every_agent_and_every_tuned_default():
         tuned = [cls.mcts_defaults, *cls.mcts_defaults_by_players.values()]
         for key in {k for d in tuned for k in d}:
             assert f"`{key}=" in page, (game, key)
+
+
+def _python_block(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert m, f"{path.relative_to(ROOT)} has no python example"
+    return m.group(1)
+
+
+def test_readme_example_prints_what_its_comments_say():
+    code = _python_block(README)
+    expected = [line.split("#", 1)[1].strip() for line in code.split("\n")
+                if line.startswith("print(") and "#" in line]
+    assert expected, "the README example's print lines carry their output as comments"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == expected
+
+
+def test_api_page_shows_the_example_file_verbatim():
+    example = (ROOT / "examples" / "api_example.py").read_text(encoding="utf-8")
+    assert _python_block(DOCS / "api-and-interop.md") == example
 
 
 # Work-log references: issue numbers, numbered sessions or rounds of work, "must-holds".
