@@ -140,7 +140,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
               help="Comma-separated agent specs, one per seat (default: random).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Game option, e.g. max_rounds=50.")
-@click.option("--show", is_flag=True, help="Show the board after every move.")
+@click.option("--show", is_flag=True, help="Show the board after every move (with a human seat: "
+                                            "at its prompt, which shows it anyway).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game record here (also what was played if the game is interrupted).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
@@ -188,8 +189,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     default_record = bool(humans) and not record_path
     if default_record:  # a person's game is never lost: it is always recorded
         record_path = _new_record_path(g.name, seed)
-    for i in humans:
-        seats[i].show_board = not show  # with --show, play prints every board itself
+    for i in humans:  # a person's board is drawn at their prompt, by their agent
+        seats[i].show_board = True
     state = g.new_state(seed)
     from .agents.human import QuitRequest
     from .arena.warmup import warm_up
@@ -239,9 +240,10 @@ def _play_out(state, seats, specs, show, faults, observer=None) -> None:
     """Play ``state`` to the end under the fault policy, appending to ``faults``.
 
     ``observer`` is the seat of a person at the table (or None): every move is then
-    announced as that seat sees it (``Game.move_seen_by``), boards are drawn from its
-    view, and its ``undo`` requests rewind the game."""
-    from .agents.human import QuitRequest, UndoRequest, rewind_before_last_move
+    announced as that seat sees it (``forumlab.agents.human.announce_ply``), the board is
+    drawn at its prompt (by its agent) and at the end (not after every ply, even with
+    ``show``), and its ``undo`` requests rewind the game."""
+    from .agents.human import QuitRequest, UndoRequest, announce_ply, rewind_before_last_move, seat_picture
     from .agents.random_agent import RandomAgent
     from .core.rng import derive_seed, make_rng
 
@@ -250,11 +252,13 @@ def _play_out(state, seats, specs, show, faults, observer=None) -> None:
     display_rng = make_rng(derive_seed(state.seed, "display"))  # apart, so views stay as without a person
 
     def picture() -> str:
-        if observer is None or state.game.perfect_information:
+        if observer is None:
             return state.render(color)
-        return state.view_for(observer, display_rng).render(color)
+        return seat_picture(state.view_for(observer, display_rng), observer, color=color)
 
     fallbacks = {}
+    show = show and observer is None  # with a person, their prompt draws the board
+    last_mover = None
     if show:
         click.echo(picture())
     while not state.is_terminal:
@@ -285,15 +289,19 @@ def _play_out(state, seats, specs, show, faults, observer=None) -> None:
                 move = None
         if move is None:
             move = fallbacks[seat].act(view)
-        if observer is None:
-            text = state.game.format_move(state.array, move)
-        else:
-            text = state.game.move_seen_by(state.array, move, observer) or "a move hidden from you"
+        before = state.array.copy()
         state.play(move)
-        if show or observer is not None:
+        if observer is not None:
+            lines = announce_ply(state.game, before, move, state.array, seat, specs[seat], observer,
+                                 len(state.history))
+            click.echo(("\n" if seat != last_mover else "") + "\n".join(lines))
+            last_mover = seat
+        elif show:
+            text = state.game.format_move(before, move)
             click.echo(f"\nply {len(state.history)}: seat {seat} ({specs[seat]}) plays {text}")
-        if show:
             click.echo(picture())
+    if observer is not None:
+        click.echo("\n" + picture())
 
 
 def _stop_early(state, record_path, seat_info, interrupted, message, code) -> None:

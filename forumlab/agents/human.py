@@ -10,7 +10,11 @@ legal move. Commands (``help`` lists them at the prompt):
 - ``moves [PREFIX]`` (or ``?``): the legal moves, numbered, those starting with PREFIX
   only, a page at a time (``more`` shows the next page); a number plays the move listed
   with it (a text that is itself a legal move wins over a number);
-- ``board``, ``history`` (perfect-information games), ``help``;
+- ``board`` (the whole board: in a game whose prompt shows a shorter picture, such as
+  Forum Trajanum's, every seat's part of it), ``history`` (perfect-information games),
+  ``rules`` (the game's short rules, ``Game.rules_text``), ``legend`` (what the board's
+  symbols mean, for a game that defines ``legend()``; printed once at the start too),
+  ``help`` (the commands, then the legend);
 - ``undo``: back to the position before this seat's previous move (the other seats'
   replies are undone too). Games replay exactly from (config, seed, moves), so the
   driver rewinds by replaying the record. Refused before the seat's first move, and in
@@ -27,10 +31,21 @@ By default the commands come from standard input, which must be a terminal (so t
 tournament, which plays in worker processes, or a piped shell command, cannot seat a
 person who is not there); ``input=-`` reads piped standard input anyway and
 ``input=PATH`` reads a file of commands, one a line.
+
+What the person is told (:func:`announce_ply`, which ``play`` calls after every ply): one
+line per ply, ``ply N: seat S (agent) plays MOVE``, where MOVE is what the person's seat
+may see of it (``Game.move_seen_by``; a secret move reads "a move hidden from you"),
+followed, in a game that defines them, by the move in words (``Game.move_words``) and by
+lines on what else became public (``Game.ply_news``: a region that settled, the spaces
+drafted once a draft ends, a cycle's scoring). A game may draw a shorter picture at the
+prompt than its full ``render`` (``Game.render_seat(array, seat, full)``); the board is
+drawn only at the person's own prompt, so the screen moves by a line or two for each
+other seat's ply.
 """
 from __future__ import annotations
 
 import re
+import textwrap
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,12 +61,14 @@ commands:
   N                 play the move numbered N in 'moves'
   moves [PREFIX]    list the legal moves (only those starting with PREFIX); also '?'
   more              the next page of the last list
-  board             show the board again
+  board             show the whole board again
   history           the moves played so far (perfect-information games)
+  rules             the game's short rules
+  legend            what the symbols of the board mean
   undo              take back your last move and the other seats' replies
                     (not before your first move, nor in hidden-information games)
   quit              stop the game; the record of the moves so far is saved
-  help              this list"""
+  help              this list (and the board's legend)"""
 
 LINE_WIDTH = 78
 MAX_GROUPS = 80  # beyond this many, a list of how moves begin helps no one
@@ -131,6 +148,72 @@ def _say(text: str) -> None:
     print(text, file=sys.stdout, flush=True)
 
 
+def seat_picture(state: State, seat: int, full: bool = False, color: bool = False) -> str:
+    """The board as a person at ``seat`` sees it.
+
+    Args:
+        state: the seat's view (in a hidden-information game, a determinization from it).
+        seat: the person's seat.
+        full: the whole board rather than the shorter picture of the prompt.
+        color: add ANSI colours.
+
+    Returns:
+        The game's ``render_seat(array, seat, full)`` if it defines one, else its
+        ``render``.
+    """
+    draw = getattr(state.game, "render_seat", None)
+    if draw is None:
+        return state.render(color)
+    picture = draw(state.array, seat, full)
+    if color:
+        from ..core.display import colourize
+
+        picture = colourize(picture)
+    return picture
+
+
+def board_legend(game) -> str:
+    """What the symbols of ``game``'s board picture mean ("" for a game without a legend)."""
+    legend = getattr(game, "legend", None)
+    return legend().rstrip("\n") if legend is not None else ""
+
+
+def announce_ply(game, before, move: int, after, mover: int, label: str, observer: int,
+                 ply: int) -> list[str]:
+    """What a person at seat ``observer`` is told of one ply (module docstring).
+
+    Args:
+        game: the game.
+        before: the true state array before the ply.
+        move: the move code played.
+        after: the true state array after it.
+        mover: the seat that played it.
+        label: the mover's agent spec, shown in brackets.
+        observer: the person's seat.
+        ply: the ply's number (1 = the first).
+
+    Returns:
+        The ply's line, the move in words appended when the game gives them and the
+        line stays short (else on a line of its own), then the game's news lines.
+    """
+    told = game.move_seen_by(before, move, observer)
+    line = f"ply {ply}: seat {mover} ({label}) plays {told or 'a move hidden from you'}"
+    lines = [line]
+    words_of = getattr(game, "move_words", None)
+    words = words_of(before, move, after, observer) if words_of is not None else ""
+    if words:
+        if len(line) + len(words) + 3 <= LINE_WIDTH + 10:
+            lines[0] = f"{line}: {words}"
+        else:
+            lines.extend(textwrap.wrap(words, width=LINE_WIDTH, initial_indent="    ",
+                                       subsequent_indent="    "))
+    news_of = getattr(game, "ply_news", None)
+    for news in (news_of(before, after, observer) if news_of is not None else []):
+        lines.extend(textwrap.wrap(news, width=LINE_WIDTH, initial_indent="  * ",
+                                   subsequent_indent="    "))
+    return lines
+
+
 class HumanAgent(Agent):
     """A person choosing moves at the terminal (module docstring: commands, undo, input)."""
 
@@ -203,10 +286,13 @@ class HumanAgent(Agent):
         seat = state.current_player
         if not self._greeted:
             self._greeted = True
-            _say(f"You play seat {seat} of {state.game.name} ({state.game.players} players). "
-                 "Type a move, 'moves' to list them, 'help' for the commands.")
+            _say(f"You play seat {seat} of {state.game.name} ({state.game.players} players).\n"
+                 "Type a move, 'moves' to list them, 'rules' for the rules, 'help' for the commands.")
+            legend = board_legend(state.game)
+            if legend:
+                _say(legend + "\n('legend' shows this again)")
         if self.show_board:
-            _say(state.render(sys.stdout.isatty()))
+            _say(seat_picture(state, seat, color=sys.stdout.isatty()))
         self._listing = None
         codes = state.legal_moves()
         prompt = f"seat {seat}> "
@@ -227,12 +313,19 @@ class HumanAgent(Agent):
             return None
         if line in ("help", "h"):
             _say(HELP)
+            legend = board_legend(state.game)
+            if legend:
+                _say(legend)
+        elif line == "rules":
+            _say(state.game.rules_text().rstrip("\n"))
+        elif line == "legend":
+            _say(board_legend(state.game) or "this game's board has no symbols beyond its own labels")
         elif word in ("moves", "?"):
             self._list(state, rest)
         elif line == "more":
             self._more()
         elif line == "board":
-            _say(state.render(sys.stdout.isatty()))
+            _say(seat_picture(state, seat, full=True, color=sys.stdout.isatty()))
         elif line == "history":
             self._history(state)
         elif line == "undo":

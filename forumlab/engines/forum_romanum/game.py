@@ -38,6 +38,7 @@ from .layout import (
     PLY,
     REGION_MASKS,
     REGION_NAMES,
+    REGION_VALUES,
     SCORE,
     SETTLED,
     SIZE,
@@ -49,6 +50,21 @@ from .layout import (
 )
 
 _COLOUR_SYMBOLS = "ABCDEF"
+# Section (S1-S7) of each cell, reading order: drawn beside the board.
+_SECTION_ROWS = ("1112222", "1112222", "3344455", "3344455", "3344455", "6666777", "6666777")
+
+LEGEND = """\
+How Forum Romanum scores (the numbers right of the board are the sections):
+  23 regions: rows R1-R7, columns Ca-Cg, diagonals D1 (a1-g7) and D2 (g1-a7),
+  each worth 7, and sections S1-S7, worth their cells: 6 8 6 9 6 8 6.
+  When the last empty cell of a region is filled:
+  - one colour has the most pieces in it: it scores the region's value, the
+    colour with the fewest loses 4 (2 each if tied). The region is SETTLED:
+    it never scores again, whatever moves in or out later.
+  - the most is tied: the region is DEADLOCKED: no points now; it is checked
+    again if it empties and fills up again. At the end, every colour tied
+    for most in a deadlocked region gets +4 and the fewest loses 4 (2 if tied).
+  The game ends when every region is settled or deadlocked."""
 # Keeps max_rounds * players far inside int64 in the kernels' cap test.
 MAX_ROUNDS_LIMIT = 10**9
 
@@ -196,7 +212,7 @@ class ForumRomanum(Game):
             Multi-line text.
         """
         n_colours = int(array[N_COLOURS])
-        lines = ["    " + " ".join(COLUMNS)]
+        lines = ["    " + " ".join(COLUMNS) + "     sections S1-S7"]
         for row in range(SIZE):
             cells = []
             for col in range(SIZE):
@@ -206,7 +222,7 @@ class ForumRomanum(Game):
                     if (int(array[BOARD + c]) >> i) & 1:
                         symbol = _COLOUR_SYMBOLS[c]
                 cells.append(symbol)
-            lines.append(f"{row + 1:>2}  " + " ".join(cells))
+            lines.append(f"{row + 1:>2}  " + " ".join(cells) + "     " + " ".join(_SECTION_ROWS[row]))
         owners = (
             [f"{_COLOUR_SYMBOLS[c]}=colour {c} (player {c // 2})" for c in range(n_colours)]
             if self.players == 2
@@ -221,8 +237,43 @@ class ForumRomanum(Game):
         )
         settled = [REGION_NAMES[r] for r in settled_regions(array)]
         dead = [REGION_NAMES[r] for r in deadlocked_regions(array)]
-        lines.append(f"    settled: {' '.join(settled) or '-'}   deadlocked: {' '.join(dead) or '-'}")
+        lines.append(f"    settled: {' '.join(settled) or '-'}"
+                     + ("   (filled with a sole leader, scored once: never scores again)" if settled else ""))
+        lines.append(f"    deadlocked: {' '.join(dead) or '-'}"
+                     + ("   (full, tie for most: scores at the end, or when refilled)" if dead else ""))
         return "\n".join(lines)
+
+    # ---- a person at the table (the ``human`` agent and ``play``) ------------------
+    def legend(self) -> str:
+        """What the regions are and what "settled" and "deadlocked" mean."""
+        return LEGEND
+
+    def ply_news(self, before: np.ndarray, after: np.ndarray, seat: int) -> list[str]:
+        """The regions a ply settled or deadlocked, with the points they moved.
+
+        Args:
+            before: the position before the ply.
+            after: the position after it.
+            seat: the seat being told (everything is public here).
+
+        Returns:
+            Lines such as ``"S1 settled (worth 6): A +6, B -2, C -2"``; none when no
+            region filled.
+        """
+        n_colours = int(after[N_COLOURS])
+        changes = [(c, int(after[SCORE + c]) - int(before[SCORE + c])) for c in range(n_colours)]
+        points = ", ".join(f"{_COLOUR_SYMBOLS[c]} {d:+d}" for c, d in changes if d)
+        lines = []
+        new = [r for r in settled_regions(after) if r not in settled_regions(before)]
+        if new:
+            names = " ".join(f"{REGION_NAMES[r]} (worth {int(REGION_VALUES[r])})" for r in new)
+            lines.append(f"settled: {names}: {points or 'no points'}")
+        elif points:  # the final settlement of deadlocked regions at the end
+            lines.append(f"deadlocked regions scored at the end: {points}")
+        dead = [r for r in deadlocked_regions(after) if r not in deadlocked_regions(before)]
+        if dead:
+            lines.append("deadlocked (full, tie for most): " + " ".join(REGION_NAMES[r] for r in dead))
+        return lines
 
 
 def settled_regions(array: np.ndarray) -> list[int]:

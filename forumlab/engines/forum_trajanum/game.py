@@ -46,8 +46,11 @@ from . import hidden
 from . import kernels as ft_kernels
 from .data import MAX_MOVES
 from .layout import N_PLAYERS, PLY, RES, RES_NAMES, SEAT, SEAT_SIZE, SOURCE_NAMES, VPS
+from .layout import KIND_SHIFT, M_KEEP, M_TAKE
+from .notation import describe_move, ply_news
 from .notation import format_move as _format
 from .notation import parse_move as _parse
+from .render import LEGEND
 from .render import render as _render
 from .scoring import active_citizens, resources
 from .setup import GAME_NAME, new_state
@@ -115,4 +118,57 @@ class ForumTrajanum(Game):
 
     def render(self, array: np.ndarray) -> str:
         return _render(array)
+
+    # ---- a person at the table (the ``human`` agent and ``play``) ------------------
+    def render_seat(self, array: np.ndarray, seat: int, full: bool = False) -> str:
+        """The picture a person at ``seat`` sees: the tiles that seat has seen named
+        (its river tile, its draft, the tiles it holds or passed), what it has to decide
+        when it is to move, and, unless ``full``, the other seats in two lines each.
+
+        Args:
+            array: the seat's view (a determinization from ``seat``): unseen tiles are
+                drawn ``[??]`` whatever the view holds there.
+            seat: the seat looking.
+            full: draw every seat's Colonia.
+
+        Returns:
+            Multi-line text (about 20 lines with 4 players unless ``full``).
+        """
+        return _render(array, seat, brief=not full)
+
+    def legend(self) -> str:
+        """What each symbol of the board picture means."""
+        return LEGEND
+
+    def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
+        """The move's notation, or None for another seat's ``take``/``keep`` in the
+        draft (secret until the draft ends; then :meth:`ply_news` names the spaces
+        taken). Every other ply, the setup ones too, is public."""
+        mover = int(self.kernels.current_player(array))
+        if mover != seat and int(move) >> KIND_SHIFT in (M_TAKE, M_KEEP):
+            return None
+        return _format(int(move))
+
+    def move_words(self, before: np.ndarray, move: int, after: np.ndarray, seat: int) -> str:
+        """A ply in words as told to ``seat`` (from what ``seat`` observes only).
+
+        Args:
+            before: the true position before the ply.
+            move: its move code.
+            after: the true position after it.
+            seat: the seat being told.
+
+        Returns:
+            A phrase such as ``"uses its kept tile: a coin"``; for a secret draft ply,
+            what is secret about it.
+        """
+        if self.move_seen_by(before, move, seat) is None:
+            return "its secret draft choice"
+        return describe_move(hidden.observation(before, seat), hidden.observation(after, seat), move, seat)
+
+    def ply_news(self, before: np.ndarray, after: np.ndarray, seat: int) -> list[str]:
+        """What else became public to ``seat`` in a ply: each seat's drafted spaces
+        when the draft ends, the tile it received, a cycle's scoring, a new round's
+        street cards (:func:`.notation.ply_news`; read from what ``seat`` observes)."""
+        return ply_news(hidden.observation(before, seat), hidden.observation(after, seat), seat)
 

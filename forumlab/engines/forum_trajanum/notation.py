@@ -11,12 +11,20 @@ import re
 from ...core.errors import IllegalMoveError
 from .layout import (
     BUILD_NONE_PAYLOAD,
+    CARD_NAMES,
+    CARDS,
     COLOURS,
     CONV_CI,
     CONV_CII,
     CONV_MII,
     CORNER_NAMES,
+    CYCLE,
+    D_PAID,
+    D_TAKE,
+    D_TILES,
     ENV_NONE,
+    FEMALE,
+    HELD,
     KIND_SHIFT,
     M_BUILD,
     M_CIT,
@@ -29,7 +37,22 @@ from .layout import (
     M_TAKE,
     M_TRACK,
     M_USE,
+    N_PLAYERS,
     PICK_NAMES,
+    R_T,
+    RES,
+    ROUND,
+    SEAT,
+    SEAT_SIZE,
+    SP,
+    STACK,
+    TILEBB,
+    TO_MOVE,
+    TW_SEEN_SHIFT,
+    TW_TYPE,
+    TW_UP,
+    TYPE_NAMES,
+    VPS,
     cell_name,
     forum_name,
 )
@@ -254,3 +277,193 @@ def parse_move(text: str) -> int:
         return _code(M_PAY, sum(1 << (r - 1) for r in nums))
     raise _malformed(text, f"unknown ply {word!r}")
 
+
+
+# ---- moves and their effects in words, for a person at the table ---------------------
+_ROW_NAMES = ("PI", "PII", "MI", "MII", "CI", "CII")
+_CLASSES = ("Patrician", "Merchant", "Craftsman")
+_COLOUR_WORDS = {"r": "red", "b": "blue", "g": "green", "y": "yellow"}
+_STRUCTURE_WORDS = ("house", "fountain", "park", "stable")  # r b g y
+_GREY_WORDS = ("triumphal column", "library", "basilica", "market")
+_PICK_WORDS = {"T": "a tribune", "A": "an assistant", "C": "a coin", "U": "an upgrade", "V": "2 VP",
+               "r": "a red worker", "b": "a blue worker", "g": "a green worker", "y": "a yellow worker"}
+_MII_WORDS = {"C": "a coin", "T": "a tribune", "A": "an assistant"}
+_SEATS = "ABCD"
+# VP sources added at a cycle's end (layout.SOURCE_NAMES order)
+_CYCLE_SOURCES = ((3, "cranes"), (4, "Colonia"), (5, "eagles"), (6, "Forum areas"), (7, "Trajan"))
+
+
+def _seat_base(p: int) -> int:
+    return SEAT + p * SEAT_SIZE
+
+
+def _tile(word: int, seat: int) -> str:
+    """A tile's type in words when ``seat`` may know it, else "a face-down tile"."""
+    if word and (word & TW_UP or (word >> (TW_SEEN_SHIFT + seat)) & 1):
+        name = TYPE_NAMES[word & TW_TYPE]
+        if name.startswith("cit"):
+            return f"a {_CLASSES['PMC'.index(name[3])]} citizen"
+        return {"B": "a builder", "A": "an assistant", "C": "a coin", "T": "a tribune",
+                "U": "an upgrade"}.get(name) or f"a {_COLOUR_WORDS[name]} worker"
+    return "a face-down tile"
+
+
+def _pay_words(grey: bool, colour: int, pay: int) -> str:
+    if grey:
+        return "a builder" if pay == 0 else f"2 {_COLOUR_WORDS[COLOURS[pay - 1]]} workers"
+    if pay == 0:
+        return f"a {_COLOUR_WORDS[COLOURS[colour]]} worker"
+    return f"a {_COLOUR_WORDS[COLOURS[pay - 1]]} worker + an assistant"
+
+
+def _build_words(x: int) -> str:
+    piece, c1, c2, p1, p2 = x >> 18, (x >> 12) & 63, (x >> 6) & 63, (x >> 3) & 7, x & 7
+    if piece < 4:
+        return f"builds a {_GREY_WORDS[piece]} on {cell_name(c1)}, paying {_pay_words(True, 0, p1)}"
+    if piece < 8:
+        col = piece - 4
+        return (f"builds a {_STRUCTURE_WORDS[col]} ({_COLOUR_WORDS[COLOURS[col]]}) on {cell_name(c1)}, "
+                f"paying {_pay_words(False, col, p1)}")
+    if piece < 24:
+        g, col = divmod(piece - 8, 4)
+        return (f"builds a {_GREY_WORDS[g]} on {cell_name(c1)} and a {_STRUCTURE_WORDS[col]} "
+                f"({_COLOUR_WORDS[COLOURS[col]]}) on {cell_name(c2)}, paying {_pay_words(True, 0, p1)} "
+                f"and {_pay_words(False, col, p2)}")
+    col = piece - 24
+    return (f"builds two {_STRUCTURE_WORDS[col]}s ({_COLOUR_WORDS[COLOURS[col]]}) on {cell_name(c1)} and "
+            f"{cell_name(c2)}, paying {_pay_words(False, col, p1)} and {_pay_words(False, col, p2)}")
+
+
+def describe_move(before, after, move: int, seat: int) -> str:
+    """A ply in words, as told to ``seat``, with the VP it gained at once (a column, a
+    finished track, a ``V`` bonus; a cycle's scoring is :func:`ply_news`'s).
+
+    Args and Returns: as :func:`_move_words`.
+    """
+    words = _move_words(before, after, move, seat)
+    b = _seat_base(int(before[TO_MOVE]))
+    gained = sum(int(after[b + VPS + i]) - int(before[b + VPS + i]) for i in range(3))
+    return f"{words} (+{gained} VP)" if words and gained else words
+
+
+def _move_words(before, after, move: int, seat: int) -> str:
+    """A ply in words, as told to ``seat``.
+
+    Args:
+        before: what ``seat`` observes of the position before the ply
+            (``hidden.observation``: nothing hidden from it is left in it).
+        after: what ``seat`` observes of the position after it.
+        move: the ply's move code (one ``seat`` may see).
+        seat: the seat being told.
+
+    Returns:
+        A short phrase, e.g. ``"uses its kept tile: a coin"``.
+    """
+    kind, x = int(move) >> KIND_SHIFT, int(move) & 0xFFFFFFFF
+    mover = int(before[TO_MOVE])
+    b = _seat_base(mover)
+    if kind == M_SETUP:
+        perm = [COLOURS[k] for k in PERMS[x // 8]]
+        cls = int(before[b + FEMALE])
+        low, high = [c for c in range(3) if c != cls]
+        corner = x % 4
+        cranes = ", ".join(f"{CORNER_NAMES[k]} {_COLOUR_WORDS[perm[k]]}" for k in range(4))
+        return (f"cranes {cranes}; its drawn {_CLASSES[cls]} citizen in row {2 * cls + (x // 4) % 2 + 1}; "
+                f"a {_CLASSES[low]} citizen on {CORNER_NAMES[corner]}, a {_CLASSES[high]} one on "
+                f"{CORNER_NAMES[3 - corner]}")
+    if kind == M_TAKE:
+        paid = int(after[D_PAID + mover])
+        tiles = " and ".join(f"{cell_name(int(after[D_TAKE + 2 * mover + k]))} "
+                             f"({_tile(int(after[D_TILES + 2 * mover + k]), seat)})" for k in range(2))
+        return f"takes {tiles}, paying {paid} tribune{'s' if paid != 1 else ''}"
+    if kind == M_KEEP:
+        k = 0 if int(before[D_TAKE + 2 * mover]) == x else 1
+        n = int(before[N_PLAYERS])
+        other = int(before[D_TAKE + 2 * mover + 1 - k])
+        return (f"keeps {cell_name(x)} ({_tile(int(before[D_TILES + 2 * mover + k]), seat)}) and passes "
+                f"{cell_name(other)} ({_tile(int(before[D_TILES + 2 * mover + 1 - k]), seat)}) "
+                f"face down to {_SEATS[(mover + n - 1) % n]}")
+    if kind == M_USE:
+        held = [_tile(int(before[b + HELD + j]), seat) for j in range(2)]
+        if x < 2:
+            return f"uses its {('kept', 'received')[x]} tile: {held[x]}"
+        first = x - 2
+        return (f"pays 2 tribunes and uses both tiles: {('kept', 'received')[first]} {held[first]}, then "
+                f"{('kept', 'received')[1 - first]} {held[1 - first]}")
+    if kind == M_CIT:
+        return f"places the citizen in row {x} ({_ROW_NAMES[x - 1]})"
+    if kind == M_CONV:
+        ck, src, dst = x // 16, (x // 4) % 4, x % 4
+        if ck == CONV_MII:
+            return f"converts {_MII_WORDS[MII_NAMES[src]]} into {_MII_WORDS[MII_NAMES[dst]]} (MII)"
+        if ck == CONV_CI:
+            return f"converts an assistant into a {_COLOUR_WORDS[COLOURS[dst]]} worker (CI)"
+        return "converts an assistant into a builder (CII)"
+    if kind == M_BUILD:
+        return "builds nothing; its turn ends" if x == BUILD_NONE_PAYLOAD else _build_words(x)
+    if kind == M_TRACK:
+        from .render import TRACK_WORDS
+
+        top = int(before[STACK + int(before[SP]) - 1])
+        name, gains = TRACK_WORDS[(top >> 16) & 255]
+        return f"takes level {x} of the {name} track: {gains[x - 1]}"
+    if kind == M_ENV:
+        if x == ENV_NONE:
+            return "sends no envoy"
+        return f"sends an envoy to Forum cell {forum_name(x)}"
+    if kind == M_PICK:
+        return "takes " + " and ".join(_PICK_WORDS[PICK_NAMES[i]] for i in range(9) if (x >> i) & 1)
+    if kind == M_PAY:
+        rows = [r + 1 for r in range(6) if (x >> r) & 1]
+        if not rows:
+            return "pays for no citizen row: its citizens turn inactive"
+        return (f"pays {len(rows)} coin{'s' if len(rows) > 1 else ''} to keep row{'s' if len(rows) > 1 else ''} "
+                f"{', '.join(map(str, rows))} active; its other rows' citizens turn inactive")
+    return ""
+
+
+def ply_news(before, after, seat: int) -> list[str]:
+    """What became public in a ply besides the move itself, as told to ``seat``: the
+    spaces each seat drafted once the draft ends, the tile ``seat`` received, the
+    points of a cycle's scoring and the street cards of a new round.
+
+    Args:
+        before: what ``seat`` observes of the position before the ply.
+        after: what ``seat`` observes after it (both ``hidden.observation``).
+        seat: the seat being told.
+
+    Returns:
+        Lines of text (none when nothing else happened).
+    """
+    n = int(before[N_PLAYERS])
+    lines = []
+    drafted = []
+    for q in range(n):
+        b = _seat_base(q)
+        gone = int(before[b + TILEBB]) & ~int(after[b + TILEBB])
+        if q == seat:
+            continue
+        spaces = [cell_name(c) for c in range(37) if (gone >> c) & 1]
+        paid = int(before[b + RES + R_T]) - int(after[b + RES + R_T])
+        if spaces and int(after[ROUND]) == int(before[ROUND]) and int(after[D_TAKE + 2 * q]) < 0:
+            drafted.append(f"{_SEATS[q]} took {' and '.join(spaces)} ({paid} tribune{'s' if paid != 1 else ''})")
+    if drafted:
+        received = int(after[_seat_base(seat) + HELD + 1])
+        lines.append("draft over: " + "; ".join(drafted)
+                     + (f"; you received {_tile(received, seat)}" if received else ""))
+    scored = []
+    for q in range(n):
+        b = _seat_base(q)
+        parts = [(name, int(after[b + VPS + i]) - int(before[b + VPS + i])) for i, name in _CYCLE_SOURCES]
+        if any(v for _, v in parts):
+            total = sum(v for _, v in parts)
+            scored.append(f"{_SEATS[q]} +{total} ({', '.join(f'{name} {v}' for name, v in parts)})")
+    if scored:
+        cycle = "I" * int(before[CYCLE])
+        lines.append(f"cycle {cycle} scored: " + "; ".join(scored))
+    if int(after[ROUND]) > int(before[ROUND]):
+        from .render import card_words
+
+        cards = " then ".join(card_words(int(after[CARDS + k])) for k in range(2))
+        lines.append(f"round {int(after[ROUND])} begins: street cards {cards}")
+    return lines
