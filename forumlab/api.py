@@ -137,7 +137,7 @@ def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_li
         games_per_lineup: rotation groups (game seeds) per lineup.
         format: ``"round-robin"`` or ``"gauntlet"`` (then ``candidate`` is a label).
         candidate: the gauntlet's candidate label.
-        rotations: ``"balanced"``, ``"cyclic"`` or ``"all"`` (see the README's Arena).
+        rotations: ``"balanced"``, ``"cyclic"`` or ``"all"`` (see docs/arena.md, Seating).
         seed: the tournament's seed.
         workers: worker processes (None: one per core; 0: in this process). Scripts
             that start workers need the ``if __name__ == "__main__":`` guard.

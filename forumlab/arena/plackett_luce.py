@@ -53,7 +53,7 @@ has computed anyway.  An agent's 95% interval is ``elo +- 1.96 sd`` of its diffe
 anchor, and the likelihood of superiority of ``a`` over ``b`` is the posterior probability
 ``Phi((theta_a - theta_b) / sd(theta_a - theta_b))``.  Unlike a bootstrap over a handful of
 rotation groups, this needs no resampling and does not collapse on small tournaments: its
-frequentist coverage is measured by simulation in ``benchmarks/coverage.py`` (README, Ratings).
+frequentist coverage is measured by simulation in ``benchmarks/coverage.py`` (docs/ratings.md).
 
 Elo scale: ``elo = theta * 400 / ln(10)``, shifted so that the anchor agent is at 0; the
 probability statements of the model are unchanged by such a shift.
