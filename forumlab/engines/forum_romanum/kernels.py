@@ -118,6 +118,31 @@ def legal_moves(s, out):
     return n
 
 
+@njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)``, without generating them.
+
+    The optional protocol kernel (:data:`forumlab.core.dispatch.OPTIONAL`): every
+    non-negative code splits into (colour, src, dst) as ``legal_moves`` builds it, so
+    the move is legal when the colour may move this ply, dst is an empty cell, and src
+    is ``FROM_HAND`` while the colour has pieces in hand, else one of its pieces on the
+    board. Any int64 may be asked.
+    """
+    if s[TERMINAL] != 0 or move < 0:
+        return False
+    c = move >> 12
+    c0, nc = _first_colour_to_move(s)
+    if c < c0 or c >= c0 + nc:
+        return False
+    src = (move >> 6) & 63
+    dst = move & 63
+    if not ((~s[OCCUPIED] & FULL) >> dst) & 1:
+        return False
+    if s[HAND + c] > 0:
+        return src == FROM_HAND
+    return src != FROM_HAND and (s[BOARD + c] >> src) & 1 == 1
+
+
 # random_move and apply_move are inlined into their callers (playouts, searches):
 # +12% random plies/s for about 4 s more of one-time compilation.
 @njit(cache=True, inline="always")
