@@ -244,10 +244,12 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
                                           games, rotations, seed, move_time, hard_limit, sprt)
     new_file = not os.path.lexists(db)
     try:
-        with ResultStore.create(db, definition.to_json(), versions(definition.game)) as store:
+        with ResultStore.create(db, definition.to_json(), versions(definition.game), extend=True) as store:
             upto = "at most " if definition.sprt else ""  # the sequential test may stop it sooner
             click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
                        f"{upto}{planned_games(definition)} games ({len(store)} already in {db})", err=True)
+            if not new_file:
+                _say_reused(db, store, definition)
             play_missing(store, definition, workers, scheduler, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
         _interrupted(db)
@@ -256,6 +258,30 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
             _remove_if_empty(db)
         raise
     _print_ratings(db)
+
+
+def _say_reused(db, store, definition) -> None:
+    """A run on an existing results file continues it: say so on stderr, with what was
+    there and how to start afresh instead (a re-run of the quick start would otherwise
+    just reprint the stored table)."""
+    held = len(store)
+    if store.extended_from is not None:
+        what = (f"extending it from {store.extended_from} to {definition.games_per_lineup} rotation groups "
+                "per lineup; only the new groups are played")
+    elif store.sprt_record() is not None:
+        what = "its sequential test has ended, so nothing is played"
+    elif held >= _planned(definition):
+        what = "every planned game is there, so nothing is played"
+    else:
+        what = "only the missing games are played"
+    click.echo(f"reusing the existing results file {db}: it already holds {held} games of this tournament; "
+               f"{what}. To start afresh, delete {db} or give another file with --db", err=True)
+
+
+def _planned(definition) -> int:
+    from .definition import planned_games
+
+    return planned_games(definition)
 
 
 def _remove_if_empty(db) -> None:
@@ -412,8 +438,15 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
         if report_path is not None:
             from ..report import section_from_store, write_report
 
-            section = section_from_store(db, title=f"Self-play of {spec}: {game} {definition.config}")
-            write_report(report_path, f"Seat balance: {game}, {players} players", [section])
+            from ..report.data import game_title
+
+            # One agent in every seat: the seats part is the study, with the points per
+            # scoring source of every seat when the game reports them.
+            title = f"Seat balance: {game_title(definition.to_json())} \u2014 self-play of {spec}, {games} games"
+            section = section_from_store(db, title=title, breakdown=True)
+            if tmp is not None:  # the games' file is about to go: do not name it
+                section = replace(section, sources=())
+            write_report(report_path, title, [section])
     finally:
         if tmp is not None:
             for name in os.listdir(tmp):

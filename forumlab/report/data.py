@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arena.jobs import GameOutcome
-from ..arena.ratings import Ratings, default_anchor, rate, rated_games
+from ..arena.ratings import Ratings, rate_outcomes
 from ..core.errors import ForumlabError
+
+# Words a game's title keeps in lower case ("Foundations of Rome").
+_SMALL_WORDS = {"of", "the", "and", "a", "an", "in", "on"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,55 @@ class ReportSection:
     outcomes: tuple[GameOutcome, ...]
     ratings: Ratings
     sprt: dict[str, Any] | None = None
+    sources: tuple[str, ...] = ()  # the results files the games come from
+    merges: tuple[str, ...] = ()  # the NAME=LABEL,... merges applied
+    # Per player count, per seat: mean points per scoring source, when the game reports
+    # them (``vp_by_source`` in its result); None when it does not.
+    score_sources: dict[int, list[dict[str, float]]] | None = None
+
+    @property
+    def agents(self) -> list[str]:
+        """The rated agents, in rating order."""
+        return self.ratings.ranking()
+
+    def scores_by_seat(self) -> dict[int, list[list[float]]]:
+        """Per player count, per seat: every final score."""
+        out: dict[int, list[list[float]]] = {}
+        for o in self.outcomes:
+            seats = out.setdefault(len(o.scores), [[] for _ in o.scores])
+            for s, v in enumerate(o.scores):
+                seats[s].append(float(v))
+        return dict(sorted(out.items()))
+
+    def pair_counts(self) -> list[tuple[str, str, int, float, float, float, float]]:
+        """Head to head of every pair of agents, in rating order.
+
+        Returns:
+            ``(a, b, games, a_ahead, b_ahead, a_wins, b_wins)``: the games both played,
+            how often each finished ahead of the other (a shared rank counts 1/2 to each;
+            seat pairs, so an agent in two seats counts twice), and the games each won
+            (a win shared by ``k`` seats counts ``1/k``).
+        """
+        order = self.agents
+        pos = {a: i for i, a in enumerate(order)}
+        acc: dict[tuple[str, str], list[float]] = {}
+        for o in self.outcomes:
+            present = sorted(set(o.labels), key=pos.get)
+            winners = [s for s, r in enumerate(o.ranks) if r == 1]
+            for i, a in enumerate(present):
+                for b in present[i + 1:]:
+                    row = acc.setdefault((a, b), [0, 0.0, 0.0, 0.0, 0.0])
+                    row[0] += 1
+                    for sa, la in enumerate(o.labels):
+                        for sb, lb in enumerate(o.labels):
+                            if la == a and lb == b:
+                                ra, rb = o.ranks[sa], o.ranks[sb]
+                                row[1] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+                                row[2] += 1.0 if rb < ra else 0.5 if ra == rb else 0.0
+                    row[3] += sum(1 for s in winners if o.labels[s] == a) / len(winners)
+                    row[4] += sum(1 for s in winners if o.labels[s] == b) / len(winners)
+        return [(a, b, int(r[0]), r[1], r[2], r[3], r[4]) for (a, b), r in
+                sorted(acc.items(), key=lambda kv: (pos[kv[0][0]], pos[kv[0][1]]))]
 
     @property
     def fault_count(self) -> int:
@@ -81,9 +133,89 @@ def _distinct(items: Iterable[dict[str, Any] | None]) -> tuple[dict[str, Any], .
     return tuple(out)
 
 
+def game_title(definition: dict[str, Any]) -> str:
+    """A game and its config as a person writes it: ``Forum Romanum, 3 players``.
+
+    Args:
+        definition: a tournament definition (its ``game`` and ``config``).
+
+    Returns:
+        The game's name in title case, the player count, then any other option as
+        ``key value``.
+    """
+    words = str(definition.get("game", "?")).replace("_", "-").split("-")
+    name = " ".join(w if (k and w in _SMALL_WORDS) else w[:1].upper() + w[1:] for k, w in enumerate(words))
+    config = dict(definition.get("config") or {})
+    parts = [name]
+    players = config.pop("players", None)
+    if players is not None:
+        parts.append(f"{players} players")
+    parts += [f"{key.replace('_', ' ')} {value}" for key, value in sorted(config.items())]
+    return ", ".join(parts)
+
+
+def readable_title(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) -> str:
+    """``Forum Romanum, 3 players — 120 games, 6 agents``.
+
+    Args:
+        definition: the tournament definition.
+        outcomes: the games.
+
+    Returns:
+        The title.
+    """
+    outcomes = list(outcomes)
+    agents = {label for o in outcomes for label in o.labels}
+    games = f"{len(outcomes)} game{'s' if len(outcomes) != 1 else ''}"
+    return f"{game_title(definition)} \u2014 {games}, {len(agents)} agent{'s' if len(agents) != 1 else ''}"
+
+
+def score_sources(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) -> dict[int, list[dict[str, float]]] | None:
+    """Mean points per scoring source and seat, for games whose results name the sources.
+
+    Each game is replayed from its seed and moves (results files keep the final scores,
+    not their breakdown). Games that do not report ``vp_by_source`` give None at once,
+    without replaying anything.
+
+    Args:
+        definition: the tournament definition (game and config).
+        outcomes: the games.
+
+    Returns:
+        ``{players: [per seat {source: mean points}]}``, or None.
+    """
+    from ..core.registry import create_game
+
+    outcomes = list(outcomes)
+    if not outcomes:
+        return None
+    try:
+        game = create_game(definition.get("game"), definition.get("config"))
+        if "vp_by_source" not in game.new_state(outcomes[0].seed).result():
+            return None
+    except Exception:  # noqa: BLE001 - a game this version cannot build: no breakdown
+        return None
+    sums: list[dict[str, float]] = []
+    count = 0
+    for o in outcomes:
+        state = game.new_state(o.seed)
+        for move in o.moves:
+            state.play(move)
+        by_source = state.result()["vp_by_source"]
+        if not sums:
+            sums = [dict.fromkeys(seat, 0.0) for seat in by_source]
+        for acc, seat in zip(sums, by_source):
+            for source, value in seat.items():
+                acc[source] = acc.get(source, 0.0) + float(value)
+        count += 1
+    return {game.players: [{k: v / count for k, v in seat.items()} for seat in sums]}
+
+
 def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
                           versions: Iterable[dict[str, Any] | None], outcomes: Iterable[GameOutcome],
-                          anchor: str | None = None, sprt: dict[str, Any] | None = None) -> ReportSection:
+                          anchor: str | None = None, sprt: dict[str, Any] | None = None,
+                          sources: Iterable[str] = (), merges: Iterable[str] = (),
+                          breakdown: bool = False) -> ReportSection:
     """A section of games already read.
 
     Args:
@@ -91,8 +223,13 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
         definitions: the JSON definitions of the tournaments the games belong to.
         versions: version sets (duplicates and None are dropped).
         outcomes: the games, rated together.
-        anchor: the agent at Elo 0 (default: ``random`` when it played, else the first label).
+        anchor: the agent at Elo 0 (default: the reference the ratings choose, never an
+            agent the games cannot place).
         sprt: the sequential test's record (see :mod:`forumlab.arena.sprt`), if any.
+        sources: the results files the games come from.
+        merges: the label merges already applied to ``outcomes`` (shown on the page).
+        breakdown: replay the games for their points per scoring source (see
+            :func:`score_sources`), when the game reports them.
 
     Returns:
         The :class:`ReportSection`.
@@ -102,39 +239,40 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
         RatingsError: the games cannot be rated (e.g. ``anchor`` did not play).
     """
     outcomes = tuple(outcomes)
+    definitions = tuple(definitions)
     if not outcomes:
         raise ForumlabError(f"{title}: no finished games to report")
-    if anchor is None:
-        anchor = default_anchor(outcomes)
-    ratings = rate(rated_games(outcomes), anchor=anchor)
-    return ReportSection(title=title, definitions=tuple(definitions), versions=_distinct(versions),
-                         outcomes=outcomes, ratings=ratings, sprt=sprt)
+    ratings = rate_outcomes(outcomes, anchor=anchor)
+    sources_by_seat = score_sources(definitions[0], outcomes) if breakdown and definitions else None
+    return ReportSection(title=title, definitions=definitions, versions=_distinct(versions),
+                         outcomes=outcomes, ratings=ratings, sprt=sprt, sources=tuple(sources),
+                         merges=tuple(merges), score_sources=sources_by_seat)
 
 
-def section_from_store(db: str, title: str | None = None, anchor: str | None = None) -> ReportSection:
-    """A section of every game in a results file (opened read-only).
+def section_from_store(db, title: str | None = None, anchor: str | None = None,
+                       merges: Iterable[str] = (), breakdown: bool = False) -> ReportSection:
+    """A section of every game in a results file, or in several compatible ones (read-only).
 
     Args:
-        db: the results file.
-        title: the heading (default: the game, its config and the file name).
+        db: the results file, or a list of them rated as one (see
+            :func:`forumlab.arena.pool.load_results`).
+        title: the heading (default: :func:`readable_title`).
         anchor: the agent at Elo 0 (default as in :func:`section_from_outcomes`).
+        merges: ``NAME=LABEL,LABEL[,...]`` strings: labels of one spec rated as one agent.
+        breakdown: also the points per scoring source and seat (see :func:`score_sources`).
 
     Returns:
         The :class:`ReportSection`.
 
     Raises:
-        StoreError: the file is missing, not a results file, corrupt or locked.
-        ForumlabError: the file holds no finished games.
+        StoreError: a file is missing, not a results file, corrupt or locked.
+        ForumlabError: a file holds no finished games.
+        ConfigError: files that cannot be pooled, or a bad merge.
     """
-    from ..arena.store import ResultStore
+    from ..arena.pool import load_results
 
-    with ResultStore.open(db, readonly=True) as store:
-        outcomes = store.outcomes()
-        definition = store.definition
-        versions = [store.versions] + [s["versions"] for s in store.sessions()]
-        sprt = store.sprt_record()
-    if not outcomes:
-        raise ForumlabError(f"{db} holds no finished games yet")
+    pooled = load_results(db, merges)
     if title is None:
-        title = f"{definition.get('game')} {definition.get('config')} ({db})"
-    return section_from_outcomes(title, [definition], versions, outcomes, anchor, sprt)
+        title = readable_title(pooled.definition, pooled.outcomes)
+    return section_from_outcomes(title, pooled.definitions, pooled.versions, pooled.outcomes, anchor,
+                                 pooled.sprt, sources=pooled.paths, merges=merges, breakdown=breakdown)

@@ -58,23 +58,130 @@ def svg_uri(fig) -> str:
 
 
 def ratings_figure(section: ReportSection) -> str:
-    """Elo of every agent with its 95% interval, best at the top."""
+    """Elo of every agent with its comparison interval, best at the top.
+
+    The bars are Elo +- z quasi-sd (see :mod:`forumlab.arena.quasi_variance`), so two bars
+    that do not overlap belong to agents the games tell apart; the likelihood of
+    superiority of each agent over the next one down is printed at the right, between the
+    two rows. Separated agents (placed by the prior) are drawn grey and marked ``*``.
+    """
+    from matplotlib.transforms import blended_transform_factory
+
     r = section.ratings
     order = r.ranking()
-    fig = _figure(1.0 + 0.35 * len(order))
+    fig = _figure(1.1 + 0.42 * len(order))
     ax = fig.add_subplot()
     y = np.arange(len(order))[::-1]
-    elo = np.array([r.fit.elo[a] for a in order])
-    low = np.array([r.elo_interval[a][0] for a in order])
-    high = np.array([r.elo_interval[a][1] for a in order])
-    ax.errorbar(elo, y, xerr=[elo - low, high - elo], fmt="o", capsize=3)
+    placed = [a for a in order if a not in r.separation.position]
+    # The axis spans the agents the games place; a separated agent, whose distance is the
+    # prior's, would otherwise squeeze every bar that matters into a corner. One outside
+    # the span is drawn as an arrow head at the edge with its Elo written beside it.
+    if placed and len(placed) < len(order):
+        span_low = min(r.comparison_interval[a][0] for a in placed)
+        span_high = max(r.comparison_interval[a][1] for a in placed)
+        pad = 0.12 * max(span_high - span_low, 1.0)
+        span_low, span_high = span_low - pad, span_high + pad
+    else:
+        span_low, span_high = -math.inf, math.inf
     for yy, a in zip(y, order):
-        if a in r.separation.position:  # its distance is the prior's: say so on the plot too
-            ax.annotate("*", (r.fit.elo[a], yy), textcoords="offset points", xytext=(6, 4))
-    ax.axvline(0.0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_yticks(y, order)
+        elo = r.fit.elo[a]
+        low, high = r.comparison_interval[a]
+        separated = a in r.separation.position
+        if separated and not span_low <= elo <= span_high:
+            left = elo < span_low
+            edge = span_low if left else span_high
+            ax.plot([edge], [yy], "<" if left else ">", color="0.5", clip_on=False)
+            ax.annotate(f"{elo:+.0f} *", (edge, yy), textcoords="offset points", xytext=(8 if left else -8, 4),
+                        ha="left" if left else "right", fontsize=8, color="0.3")
+            continue
+        ax.errorbar([elo], [yy], xerr=[[elo - low], [high - elo]], fmt="o", capsize=3,
+                    color="0.6" if separated else "C0")
+        if separated:  # its distance is the prior's: say so on the plot too
+            ax.annotate("*", (elo, yy), textcoords="offset points", xytext=(6, 4))
+    if math.isfinite(span_low):
+        ax.set_xlim(span_low, span_high)
+    ax.axvline(r.fit.elo[r.reference], color="grey", linewidth=0.8, linestyle="--")
+    side = blended_transform_factory(ax.transAxes, ax.transData)
+    ax.text(1.01, len(order) - 0.45, "LOS", transform=side, fontsize=8, va="bottom", color="0.3")
+    for k in range(len(order) - 1):
+        los = r.los_next.get(order[k])
+        if los is not None:
+            ax.text(1.01, y[k] - 0.5, f"{los:.2f}", transform=side, fontsize=8, va="center",
+                    color="black" if los >= 0.975 else "0.45")
+    ax.set_yticks(y, [f"{a} *" if a in r.separation.position else a for a in order])
     ax.set_ylim(-0.7, len(order) - 0.3)
-    ax.set_xlabel(f"Elo (anchor {r.fit.anchor} = 0), 95% interval")
+    ax.set_xlabel(f"Elo, {r.fit.anchor} = 0" + ("" if r.reference == r.fit.anchor
+                                                 else f" (dashed: the reference, {r.reference})"))
+    return svg_uri(fig)
+
+
+def times_figure(section: ReportSection) -> str | None:
+    """Wall-clock milliseconds per move per agent: the mean (bar) and the slowest game's mean
+    (dot), on a log scale; None when the games carry no timings."""
+    times = section.ratings.move_times or {}
+    order = [a for a in section.ratings.ranking() if a in times]
+    if not order:
+        return None
+    fig = _figure(1.1 + 0.35 * len(order))
+    ax = fig.add_subplot()
+    y = np.arange(len(order))[::-1]
+    mean = np.array([max(times[a].mean, 1e-7) * 1e3 for a in order])
+    worst = np.array([max(times[a].slowest_game_mean, 1e-7) * 1e3 for a in order])
+    ax.barh(y, mean, color="C0", label="mean over all moves")
+    ax.plot(worst, y, "o", color="C3", label="slowest game's mean")
+    ax.set_xscale("log")
+    ax.set_yticks(y, order)
+    ax.set_xlabel("milliseconds per move (wall clock)")
+    ax.legend(fontsize=8, loc="lower right")
+    return svg_uri(fig)
+
+
+def seat_scores_figure(section: ReportSection) -> str:
+    """Distribution of final scores per seat (box plot with every game as a dot), one panel
+    per player count."""
+    by_seat = section.scores_by_seat()
+    counts = list(by_seat)
+    fig = _figure(2.8 * len(counts))
+    axes = fig.subplots(len(counts), 1, squeeze=False)[:, 0]
+    rng = np.random.default_rng(0)  # jitter only: fixed, so the figure is reproducible
+    for ax, n in zip(axes, counts):
+        data = by_seat[n]
+        ax.boxplot(data, widths=0.5, showfliers=False)
+        for k, values in enumerate(data, start=1):
+            if len(values) > MAX_DOTS:
+                values = rng.choice(values, MAX_DOTS, replace=False)
+            ax.plot(k + rng.uniform(-0.15, 0.15, len(values)), values, ".", alpha=0.4, markersize=4)
+        ax.set_xticks(range(1, n + 1), [f"seat {s}\nmean {np.mean(d):.1f}" for s, d in enumerate(data)])
+        ax.set_ylabel("final score")
+        ax.set_title(f"{n} players, {len(data[0])} games", fontsize=10)
+    return svg_uri(fig)
+
+
+def score_sources_figure(section: ReportSection) -> str | None:
+    """Mean points per scoring source and seat, stacked; None when the game does not
+    report its sources."""
+    if not section.score_sources:
+        return None
+    counts = sorted(section.score_sources)
+    fig = _figure(0.9 + 2.6 * len(counts))
+    axes = fig.subplots(len(counts), 1, squeeze=False)[:, 0]
+    for ax, n in zip(axes, counts):
+        seats = section.score_sources[n]
+        sources = list(seats[0])
+        y = np.arange(n)[::-1]
+        left_pos = np.zeros(n)
+        left_neg = np.zeros(n)
+        cmap = __import__("matplotlib").colormaps["tab20"]
+        for k, source in enumerate(sources):
+            values = np.array([seat.get(source, 0.0) for seat in seats])
+            left = np.where(values >= 0, left_pos, left_neg)
+            ax.barh(y, values, left=left, label=source.replace("_", " "), color=cmap(k % 20))
+            left_pos += np.where(values >= 0, values, 0)
+            left_neg += np.where(values < 0, values, 0)
+        ax.set_yticks(y, [f"seat {s}" for s in range(n)])
+        ax.set_xlabel("mean points per game")
+        ax.set_title(f"{n} players", fontsize=10)
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     return svg_uri(fig)
 
 
@@ -155,6 +262,7 @@ def lengths_figure(section: ReportSection) -> str:
             label=[f"{names.get(k, k)} ({len(lengths[k])})" for k in kinds])
     ax.set_xlabel("plies")
     ax.set_ylabel("games")
+    ax.yaxis.get_major_locator().set_params(integer=True)
     ax.legend()
     return svg_uri(fig)
 

@@ -8,11 +8,10 @@ with the id it is given.
 """
 from __future__ import annotations
 
-import json
 from html import escape
 
 from .. import __version__
-from ..arena.ratings import separation_note
+from ..arena.ratings import COMPARISON_LOS, scale_note, separation_note
 from . import figures
 from .data import ReportSection
 
@@ -20,13 +19,20 @@ from .data import ReportSection
 PARTS = (
     ("ratings", "Ratings"),
     ("superiority", "Likelihood of superiority"),
-    ("seats", "Seat advantage"),
+    ("h2h", "Head to head"),
+    ("times", "Time per move"),
+    ("seats", "Seats"),
     ("scores", "Score distributions"),
     ("lengths", "Game lengths"),
     ("faults", "Faults"),
     ("definition", "Definition and versions"),
 )
-FIGURE_PARTS = ("ratings", "superiority", "seats", "scores", "lengths")  # always drawn
+# Drawn whenever two or more agents are rated (with one agent, a self-play study, the
+# comparisons have nothing to show, and the seats part carries the figures instead).
+FIGURE_PARTS = ("ratings", "superiority", "seats", "scores", "lengths")
+# A self-play section (one agent in every seat) leads with its seats and leaves out the
+# parts that compare agents.
+SELF_PLAY_PARTS = ("seats", "ratings", "times", "lengths", "faults", "definition")
 MAX_FAULT_ROWS = 200  # a listing beyond that says how many more there are
 
 _STYLE = """
@@ -34,7 +40,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; pa
 h1 { font-size: 1.6em; } h2 { border-bottom: 2px solid #ccc; margin-top: 2em; } h3 { margin-top: 1.5em; }
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
+th:first-child, td:first-child, th.text, td.text { text-align: left; }
 figure { margin: 0.5em 0; } figure img { max-width: 100%; height: auto; }
 figcaption, .note { color: #555; font-size: 0.9em; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
@@ -45,9 +51,14 @@ def _signed(value: float) -> str:
     return f"{int(round(value)):+d}"
 
 
-def _table(header: list[str], rows: list[list[object]]) -> str:
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+def _table(header: list[str], rows: list[list[object]], left: int = 1) -> str:
+    """An HTML table; the first ``left`` columns (text) left-aligned, the rest (numbers) right."""
+    def cell(tag, k, c):
+        align = ' class="text"' if 0 < k < left else ""
+        return f"<{tag}{align}>{escape(str(c))}</{tag}>"
+
+    head = "".join(cell("th", k, h) for k, h in enumerate(header))
+    body = "".join("<tr>" + "".join(cell("td", k, c) for k, c in enumerate(row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -56,28 +67,83 @@ def _figure(fig_id: str, uri: str, caption: str) -> str:
             f"<figcaption>{escape(caption)}</figcaption></figure>")
 
 
+def _one_agent(s: ReportSection) -> str | None:
+    """The note that replaces a comparison when fewer than two agents are rated."""
+    if len(s.agents) >= 2:
+        return None
+    return (f'<p class="note">One agent ({escape(s.agents[0])}) in every seat: a self-play study, so there '
+            "are no agents to compare; the Seats part above shows what the games say.</p>")
+
+
 def _ratings_part(s: ReportSection, k: int) -> str:
     r = s.ratings
+    if len(s.agents) < 2:
+        st = r.agent_stats[s.agents[0]]
+        return _one_agent(s) + _table(["Agent", "Games", "Win rate", "Mean rank", "Mean score"],
+                                      [[s.agents[0], st.games, f"{st.win_rate:.3f}", f"{st.mean_rank:.2f}",
+                                        f"{st.mean_score:.2f}"]])
     rows = []
     for a in r.ranking():
         st = r.agent_stats[a]
-        low, high = r.elo_interval[a]
+        low, high = r.comparison_interval[a]
         mark = "*" if a in r.separation.position else ""
-        rows.append([a, _signed(r.fit.elo[a]) + mark, f"[{_signed(low)}, {_signed(high)}]", st.games,
-                     f"{st.win_rate:.3f}", f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"])
-    html = _figure(f"fig-ratings-{k}", figures.ratings_figure(s),
-                   f"Plackett-Luce Elo with seat effects, anchor {r.fit.anchor} = 0; bars are 95% "
-                   "intervals (Laplace approximation of the posterior).")
-    html += _table(["Agent", "Elo", "95% interval", "Games", "Win rate", "Mean rank", "Mean score"], rows)
+        los = r.los_next.get(a)
+        rows.append([a, _signed(r.fit.elo[a]) + mark, f"[{_signed(low)}, {_signed(high)}]",
+                     "-" if los is None else f"{los:.2f}", st.games, f"{st.win_rate:.3f}",
+                     f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"])
+    html = _one_agent(s) or _figure(
+        f"fig-ratings-{k}", figures.ratings_figure(s),
+        f"Plackett-Luce Elo with seat effects, {r.fit.anchor} = 0. Bars are comparison intervals "
+        f"(quasi-variances, Firth & de Menezes 2004): two bars that do not overlap belong to agents "
+        f"whose likelihood of superiority is about {COMPARISON_LOS} or more. At the right, between two "
+        "rows: the likelihood of superiority of the upper agent over the lower.")
+    html += _table(["Agent", "Elo", "Interval", "LOS next", "Games", "Win rate", "Mean rank", "Mean score"],
+                   rows)
     note = separation_note(r)
     if note:
         html += f'<p class="note">* {escape(note)}</p>'
+    if len(s.agents) >= 2:
+        html += f'<p class="note">{escape(scale_note(r))}</p>'
     return html
 
 
 def _superiority_part(s: ReportSection, k: int) -> str:
-    return _figure(f"fig-superiority-{k}", figures.superiority_figure(s),
-                   "Posterior probability that the row agent is stronger than the column agent.")
+    return _one_agent(s) or _figure(
+        f"fig-superiority-{k}", figures.superiority_figure(s),
+        "Posterior probability that the row agent is stronger than the column agent.")
+
+
+def _h2h_part(s: ReportSection, k: int) -> str:
+    pairs = s.pair_counts()
+    if not pairs:
+        return _one_agent(s) or "<p>No two agents met.</p>"
+    rows = [[a, b, games, f"{a_ahead:g}", f"{b_ahead:g}", f"{a_wins:g}", f"{b_wins:g}"]
+            for a, b, games, a_ahead, b_ahead, a_wins, b_wins in pairs]
+    return (_table(["Agent A", "Agent B", "Games together", "A ahead of B", "B ahead of A", "A won",
+                    "B won"], rows, left=2)
+            + '<p class="note">Agent A is the higher rated. "Ahead": finished ahead of the other; a shared '
+              'rank counts 1/2 to each. "Won": games won outright, a win shared by k seats counting 1/k.</p>')
+
+
+def _times_part(s: ReportSection, k: int) -> str:
+    times = s.ratings.move_times or {}
+    if not times:
+        return "<p>These games carry no move timings.</p>"
+    rows = []
+    for a in s.agents:
+        t = times.get(a)
+        if t is not None:
+            rows.append([a, t.moves, f"{t.mean * 1e3:.3g}", f"{t.slowest_game_mean * 1e3:.3g}",
+                         f"{t.seconds:.1f}"])
+    html = ""
+    uri = figures.times_figure(s) if len(s.agents) >= 2 else None  # one bar compares nothing
+    if uri is not None:
+        html += _figure(f"fig-times-{k}", uri, "Milliseconds per move, wall clock, log scale.")
+    html += _table(["Agent", "Moves", "Mean ms/move", "Max ms/move (slowest game's mean)", "Total s"], rows)
+    html += ('<p class="note">Wall clock of the agent\'s act() calls. Results files keep each game\'s total '
+             "per seat and its number of moves, not every move: the mean is exact, the max is the largest "
+             "per-game mean, and CPU time is not recorded.</p>")
+    return html
 
 
 def _seats_part(s: ReportSection, k: int) -> str:
@@ -89,13 +155,27 @@ def _seats_part(s: ReportSection, k: int) -> str:
             rows.append([f"{n} players, seat {seat}", _signed(r.fit.seat_elo[n][seat]),
                          f"[{_signed(low)}, {_signed(high)}]", st.games, f"{st.win_rate:.3f}",
                          f"{st.mean_rank:.2f}", f"{st.mean_score:.2f}"])
-    return (_figure(f"fig-seats-{k}", figures.seats_figure(s),
+    html = (_figure(f"fig-seats-{k}", figures.seats_figure(s),
                     "Seat advantage over seat 0 (Elo, 95% interval) and each seat's win rate.")
             + _table(["Seat", "Elo vs seat 0", "95% interval", "Games", "Win rate", "Mean rank",
                       "Mean score"], rows))
+    html += _figure(f"fig-seat-scores-{k}", figures.seat_scores_figure(s),
+                    "Final scores per seat: quartiles, and every game as a dot.")
+    uri = figures.score_sources_figure(s)
+    if uri is not None:
+        html += _figure(f"fig-score-sources-{k}", uri,
+                        "Mean points per game by scoring source and seat (games replayed from their moves).")
+        for n, seats in sorted(s.score_sources.items()):
+            sources = list(seats[0])
+            html += _table([f"{n} players", *[src.replace("_", " ") for src in sources], "total"],
+                           [[f"seat {i}", *(f"{seat.get(src, 0.0):.2f}" for src in sources),
+                             f"{sum(seat.values()):.2f}"] for i, seat in enumerate(seats)])
+    return html
 
 
 def _scores_part(s: ReportSection, k: int) -> str:
+    if len(s.agents) < 2:
+        return '<p class="note">One agent: its scores per seat are in the Seats part.</p>'
     return _figure(f"fig-scores-{k}", figures.scores_figure(s),
                    f"Final scores per agent: quartiles, and every seat it played as a dot (a fixed "
                    f"random sample of {figures.MAX_DOTS} when there are more).")
@@ -127,8 +207,34 @@ def _faults_part(s: ReportSection, k: int) -> str:
     return html
 
 
+def _value(value) -> str:
+    """A definition value as text: mappings as ``key=value`` pairs, None as a dash."""
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_value(v)}" for k, v in sorted(value.items())) or "-"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) or "-"
+    return str(value)
+
+
 def _definition_part(s: ReportSection, k: int) -> str:
-    html = "".join(f"<pre>{escape(json.dumps(d, indent=1, sort_keys=True))}</pre>" for d in s.definitions)
+    html = ""
+    if s.sources:
+        html += f"<p>Games from {escape(', '.join(s.sources))}.</p>"
+    if s.merges:
+        html += f"<p>Labels rated as one agent: {escape('; '.join(s.merges))}.</p>"
+    for i, d in enumerate(s.definitions):
+        if len(s.definitions) > 1:
+            where = f" ({s.sources[i]})" if i < len(s.sources) else ""
+            html += f"<h4>Tournament {i + 1}{escape(where)}</h4>"
+        rows = [[key, _value(d[key])] for key in sorted(d) if key != "agents"]
+        html += _table(["Setting", "Value"], rows, left=2)
+        agents = d.get("agents") or []
+        if agents:
+            html += _table(["Label", "Agent spec"],
+                           [[a.get("label", ""), a.get("spec", "")] if isinstance(a, dict) else [a, a]
+                            for a in agents], left=2)
     keys = sorted({key for v in s.versions for key in v})
     if keys:
         html += "<h4>Versions (at creation and of every session that recorded games)</h4>"
@@ -157,7 +263,8 @@ def _part(part_id: str, heading: str, content: str) -> str:
     return f'<section id="{part_id}"><h3>{escape(heading)}</h3>{content}</section>'
 
 
-_RENDER = {"ratings": _ratings_part, "superiority": _superiority_part, "seats": _seats_part,
+_RENDER = {"ratings": _ratings_part, "superiority": _superiority_part, "h2h": _h2h_part,
+           "times": _times_part, "seats": _seats_part,
            "scores": _scores_part, "lengths": _lengths_part, "faults": _faults_part,
            "definition": _definition_part}
 
@@ -178,16 +285,25 @@ def render(title: str, sections: list[ReportSection],
             f'<p class="note">Written by forumlab {escape(__version__)}; '
             f"{sum(len(s.outcomes) for s in sections)} games in {len(sections)} part(s).</p>"]
     body += [_figure(fig_id, uri, caption) for fig_id, uri, caption in extras]
-    toc = "".join(f'<li><a href="#tournament-{k}">{escape(s.title)}</a></li>'
-                  for k, s in enumerate(sections, start=1))
-    body.append(f"<nav><ul>{toc}</ul></nav>")
+    # One section under the page's own title needs neither a table of contents nor the
+    # title a second time.
+    single = len(sections) == 1 and sections[0].title == title
+    if not single:
+        toc = "".join(f'<li><a href="#tournament-{k}">{escape(s.title)}</a></li>'
+                      for k, s in enumerate(sections, start=1))
+        body.append(f"<nav><ul>{toc}</ul></nav>")
     for k, s in enumerate(sections, start=1):
         games = len(s.outcomes)
-        parts = [f'<section id="tournament-{k}"><h2>{escape(s.title)}</h2>',
-                 f'<p class="note">{games} games, {s.fault_count} faults.</p>']
+        heading = "Results" if single else s.title
+        origin = f" from {', '.join(s.sources)}" if s.sources else ""
+        parts = [f'<section id="tournament-{k}"><h2>{escape(heading)}</h2>',
+                 f'<p class="note">{games} games{escape(origin)}, {s.fault_count} faults.</p>']
         if s.sprt:
             parts.append(_part(f"sprt-{k}", "Sequential test (SPRT)", _sprt_part(s, k)))
-        for stem, heading in PARTS:
+        headings = dict(PARTS)
+        stems = SELF_PLAY_PARTS if len(s.agents) < 2 else [stem for stem, _ in PARTS]
+        for stem in stems:
+            heading = "Agent" if stem == "ratings" and len(s.agents) < 2 else headings[stem]
             parts.append(_part(f"{stem}-{k}", heading, _RENDER[stem](s, k)))
         parts.append("</section>")
         body.append("".join(parts))
