@@ -187,8 +187,10 @@ def test_a_real_gauntlet_stops_when_decided_and_resume_respects_it(tmp_path):
         definition = TournamentDefinition.from_stored(store.definition)
     assert definition.sprt == {"elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05}
     # Greedy beats two random agents nearly always: accepted long before the 40 groups.
-    assert record["decision"] == "H1" and record["llr"] >= record["upper"]
+    assert record["decision"] == "H1" and record["decision_llr"] >= record["upper"]
     assert record["groups"] < 40 and record["games"] == 6 * record["groups"]
+    # The games rated are the games the test counted: whole groups, none beyond.
+    assert len(outcomes) == record["games"] >= record["decided_after_games"]
     assert record["upper"] == pytest.approx(math.log(19)) and len(record["trace"]) == record["groups"]
     # Decided on whole groups, in the sequential order: every counted group is complete.
     groups = sequential_order(plan(definition))[:record["groups"]]

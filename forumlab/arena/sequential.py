@@ -6,12 +6,29 @@ together, so the candidate meets the whole field evenly as the test goes on. Aft
 recorded game the test (:mod:`forumlab.arena.sprt`) advances over the groups that are now
 complete, in that order and one whole group at a time (a group's seatings balance the
 seats only together); the first group after which the LLR crosses a bound ends the
-tournament: the decision, with why (LLR, bounds, groups, games, mean score), is stored in
-the results file (:meth:`ResultStore.record_sprt`) and the games in flight are stopped.
-Because the order is fixed, the decision does not depend on which worker finished first,
-and ``resume`` recomputes it from the stored games: a decided file plays nothing more,
-and an undecided one continues the test where it stood. The schedule (``--games`` groups
-per lineup) is the cap: if every game is played without a decision, that is recorded too.
+tournament. Because the order is fixed, the decision does not depend on which worker
+finished first, and ``resume`` recomputes it from the stored games: a decided file plays
+nothing more, and an undecided one continues the test where it stood. The schedule
+(``--games`` groups per lineup) is the cap: if every game is played without a decision,
+that is recorded too, and extending the study (a larger ``--games``) continues the test.
+
+**Only whole groups are rated.** Games are committed as they finish, and with several
+workers some games of the groups after the deciding one have often finished (and been
+stored) when the decision comes; stopping there would leave partial groups in the file,
+whose games the ratings would count (52 games rated where the test counted 51, and
+seats no longer balanced). So after a decision, every group up to the last one with a
+stored game is completed (the games in flight are stopped and those groups' missing games
+played), and the games of later groups are never stored. The test then counts those
+groups too, in the same order, so the record's ``groups``, ``games``, ``llr`` and
+``mean_score`` describe exactly the games rated. The verdict stays the one reached at the
+crossing (``decided_after_groups``, ``decided_after_games``, ``decision_llr``): Wald's
+error rates hold for the decision at the first crossing; the few groups completed after
+it are reported, not tested again (a second look the bounds do not allow for). The
+alternatives were worse: testing only when no game is in flight idles the workers, or
+makes the decision depend on their number; rating only the counted groups would hide
+stored games. The record is stored (:meth:`ResultStore.record_sprt`) once those groups are
+complete; a run stopped before that is completed by ``resume``, which decides again from
+the same games and completes the same groups.
 """
 from __future__ import annotations
 
@@ -75,16 +92,22 @@ class SequentialTest:
         self.llr = 0.0
         self.trace: list[float] = []
         self.decision: str | None = None
+        # Where the LLR first crossed a bound: (groups, games, LLR) counted then.
+        self.decided_at: tuple[int, int, float] | None = None
+        self.index = {group: i for i, group in enumerate(self.order)}
+        self.last_started = -1  # order index of the last group with a counted game
 
     def add(self, outcome: GameOutcome) -> str | None:
         """Count one recorded game; advance over the groups now complete, in order.
 
+        Groups completed after the decision are counted too (the games rated must be the
+        games counted), but they never change the decision.
+
         Returns:
-            ``"H1"`` or ``"H0"`` once decided (further games are not counted), else None.
+            ``"H1"`` or ``"H0"`` once decided, else None.
         """
-        if self.decision is not None:
-            return self.decision
         self.scores.setdefault(outcome.group, []).append(candidate_score(outcome, self.candidate))
+        self.last_started = max(self.last_started, self.index[outcome.group])
         while self.next < len(self.order):
             group = self.order[self.next]
             scores = self.scores.get(group, [])
@@ -99,9 +122,10 @@ class SequentialTest:
             s = self.settings
             self.llr = float(llr(self.n, self.total, self.total_sq, s.s0, s.s1, self.prior_var))
             self.trace.append(self.llr)
-            self.decision = decide(self.llr, s)
-            if self.decision is not None:
-                break
+            if self.decision is None:
+                self.decision = decide(self.llr, s)
+                if self.decision is not None:
+                    self.decided_at = (self.n, self.games, self.llr)
         return self.decision
 
     @property
@@ -109,22 +133,40 @@ class SequentialTest:
         """Every group of the schedule has been counted."""
         return self.next == len(self.order)
 
+    @property
+    def settled(self) -> bool:
+        """Decided, and every group up to the last one with a counted game is complete."""
+        return self.decision is not None and self.next > self.last_started
+
+    def to_complete(self) -> set[str]:
+        """After a decision: the groups still to be completed (see the module doc)."""
+        return set(self.order[self.next:self.last_started + 1])
+
     def record(self) -> dict[str, Any]:
         """The JSON record stored in the results file and shown by ratings and report."""
         s = self.settings
         lower, upper = s.bounds
         mean = self.total / self.n if self.n else None
-        if self.decision == H1:
-            why = f"LLR {self.llr:.3f} reached the upper bound {upper:.3f}"
-        elif self.decision == H0:
-            why = f"LLR {self.llr:.3f} reached the lower bound {lower:.3f}"
+        decided = {"decided_after_groups": None, "decided_after_games": None, "decision_llr": None}
+        if self.decided_at is not None:
+            groups, games, at = self.decided_at
+            bound = "upper bound" if self.decision == H1 else "lower bound"
+            why = (f"LLR {at:.3f} reached the {bound} {upper if self.decision == H1 else lower:.3f} "
+                   f"after {groups} rotation groups ({games} games)")
+            if self.n > groups:
+                extra = self.n - groups
+                what = "the group under way then was" if extra == 1 else f"the {extra} groups under way then were"
+                why += (f"; {what} completed, so {self.n} groups ({self.games} games) are rated, "
+                        f"LLR {self.llr:.3f} over them")
+            decided = {"decided_after_groups": groups, "decided_after_games": games, "decision_llr": at}
         else:
             why = (f"every planned game was played ({len(self.order)} groups) and the LLR {self.llr:.3f} "
                    f"stayed between {lower:.3f} and {upper:.3f}")
+        # groups, games, llr and mean_score describe every game rated (whole groups only).
         return {
             "candidate": self.candidate, **s.to_json(), "decision": self.decision, "reason": why,
             "llr": self.llr, "lower": lower, "upper": upper, "groups": self.n, "games": self.games,
-            "planned_groups": len(self.order), "mean_score": mean,
+            **decided, "planned_groups": len(self.order), "mean_score": mean,
             "score_elo": None if mean is None or not math.isfinite(score_elo(mean)) else score_elo(mean),
             "model": MODEL, "trace": self.trace,
         }
@@ -153,16 +195,29 @@ def play_sequential(store: ResultStore, definition: TournamentDefinition, jobs: 
     done = store.done_keys()
     for outcome in store.iter_outcomes():
         test.add(outcome)
-    missing = [job for g in groups for job in g if job.key not in done]
+
+    def still_to_play() -> list[GameJob]:
+        wanted = None if test.decision is None else test.to_complete()
+        return [job for g in groups if wanted is None or g[0].group in wanted
+                for job in g if job.key not in done]
+
     played = 0
-    if test.decision is None and missing:
+    todo = still_to_play()
+    if todo and not test.settled:
         with make_executor() as executor:
-            for outcome in executor.run(missing, run_job, progress=progress):
-                store.record(outcome)
-                played += 1
-                if test.add(outcome) is not None:
-                    break  # leaving the executor stops the games in flight
-    if test.decision is not None or test.complete:
+            # At most two passes: until the decision, then (the games in flight stopped)
+            # the rest of the groups already begun.
+            while todo:
+                decided = test.decision is not None
+                for outcome in executor.run(todo, run_job, progress=progress):
+                    store.record(outcome)
+                    done.add(outcome.key)
+                    played += 1
+                    test.add(outcome)
+                    if test.settled or (test.decision is not None and not decided):
+                        break  # leaving the run stops the games in flight
+                todo = [] if test.settled or decided else still_to_play()
+    if test.settled or (test.decision is None and test.complete):
         store.record_sprt(test.record())
     return played
 
@@ -183,5 +238,7 @@ def format_sprt(record: dict[str, Any] | None, definition: dict[str, Any]) -> st
     if record is None:
         return head + "not decided yet (forumlab tournament resume DB continues the test)"
     verdict = {H1: "accepted H1", H0: "accepted H0"}.get(record["decision"], "undecided")
+    if record.get("decided_after_groups") is not None:  # the reason gives the counts
+        return head + f"{verdict}: " + record["reason"]
     return (head + f"{verdict} after {record['groups']} rotation groups ({record['games']} games); "
             + record["reason"])

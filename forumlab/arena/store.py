@@ -11,7 +11,9 @@ Schema (``SCHEMA_VERSION`` 1; JSON columns hold compact JSON text)::
 
     meta        key TEXT PRIMARY KEY, value TEXT
                 rows: app = "forumlab-results", schema_version = "1", created_by = forumlab version,
-                and ``sprt`` (JSON) once a gauntlet's sequential test has ended
+                ``sprt`` (JSON) once a gauntlet's sequential test has ended (``sprt/2``, ... for
+                the test of an extended study), and ``definition/1``, ``definition/2``, ... (JSON)
+                for each extension of the study (see below)
     tournament  id TEXT            short hash of the canonical definition
                 definition TEXT    JSON, canonical (sorted keys): what identifies the tournament
                 versions TEXT      JSON: software/engine versions at creation
@@ -23,6 +25,14 @@ Schema (``SCHEMA_VERSION`` 1; JSON columns hold compact JSON text)::
                 labels, specs, agent_seeds, moves, scores, ranks, faults, move_seconds,
                 moves_made (JSON), plies, termination, fault_count, started, finished, host,
                 recorded REAL (commit time), session INTEGER -> sessions.id
+
+A study is extended, never shortened: ``create(..., extend=True)`` with a definition that
+differs from the stored one only by a larger ``games_per_lineup`` appends the new definition
+as a ``definition/N`` row of ``meta`` (one insert, so a SIGKILL leaves the file with either
+definition, and both resume), and from then on :attr:`ResultStore.definition` is the newest
+one.  The ``tournament`` row keeps the definition the file was created with, and with it the
+tournament id.  The existing groups keep their keys and seeds, so the extension plays only
+new rotation groups, each whole.
 
 Besides the schema, the file is marked as ours with ``PRAGMA application_id`` (bytes 68..71
 of the SQLite header = ``APPLICATION_ID``) and ``PRAGMA user_version = SCHEMA_VERSION``;
@@ -85,6 +95,7 @@ OPEN_TIMEOUT = 1.0  # seconds to wait for another writer's lock when opening
 RECORD_TIMEOUT = 10.0  # seconds a record() waits for a foreign writer before giving up
 PAGE_ROWS = 256  # games fetched per read when streaming (see iter_records)
 SPRT_KEY = "sprt"  # meta row holding a gauntlet's sequential test record
+DEFINITION_KEY = "definition"  # meta rows "definition/N": the study's definition after extension N
 
 def canonical_json(data: Any) -> str:
     """The stable text form that identifies a definition.
@@ -122,6 +133,8 @@ class ResultStore:
     tournament_id: str
     created: float
     readonly: bool
+    # games_per_lineup before create(..., extend=True) extended the study now, else None
+    extended_from: int | None
 
     def __init__(self, *_args, **_kwargs):
         raise TypeError("use ResultStore.create(...) or ResultStore.open(...)")
@@ -130,7 +143,8 @@ class ResultStore:
 
     @classmethod
     def create(cls, path: str | os.PathLike, definition: Any, versions: dict[str, Any], *,
-               synchronous: str = "FULL", timeout: float = OPEN_TIMEOUT) -> ResultStore:
+               synchronous: str = "FULL", timeout: float = OPEN_TIMEOUT,
+               extend: bool = False) -> ResultStore:
         """A new results file for ``definition``, or the existing one at ``path`` if it holds
         the same tournament (a resume).  ``definition`` is a JSON-ready dict (or anything with
         ``to_json()``); ``versions`` the software/engine versions, stored at creation and
@@ -142,13 +156,19 @@ class ResultStore:
             versions: software/engine versions (see :func:`forumlab.arena.tournament.versions`).
             synchronous: SQLite's ``PRAGMA synchronous`` level for the writer connection.
             timeout: seconds to wait for another writer's lock.
+            extend: also accept a file whose stored definition differs from ``definition``
+                only by a smaller ``games_per_lineup``: the study is extended (``definition``
+                is appended, see the module doc) and :attr:`extended_from` says from how many
+                groups per lineup.
 
         Returns:
             The writable store (a context manager; closing releases the writer lock).
 
         Raises:
-            StoreError: the file holds another tournament, is not a forumlab results file, is
-                corrupt, or is locked by another writer; the file is then left exactly as it was.
+            StoreError: the file holds another tournament (or, for ``extend``, asks for fewer
+                groups per lineup than it holds, or its sequential test has decided), is not a
+                forumlab results file, is corrupt, or is locked by another writer; the file is
+                then left exactly as it was.
             TypeError: ``definition`` is not a dict.
             ValueError: ``synchronous`` is not a valid level.
         """
@@ -159,7 +179,7 @@ class ResultStore:
             create_file(path, (tournament_id(definition), canonical_json(definition),
                                _dumps(versions), time.time()))
         return cls._open(path, readonly=False, expect=definition, versions=versions,
-                         synchronous=synchronous, timeout=timeout)
+                         synchronous=synchronous, timeout=timeout, extend=extend)
 
     @classmethod
     def open(cls, path: str | os.PathLike, *, readonly: bool = False,
@@ -198,7 +218,8 @@ class ResultStore:
 
     @classmethod
     def _open(cls, path: Path, *, readonly: bool, expect: dict[str, Any] | None,
-              versions: dict[str, Any] | None, synchronous: str, timeout: float) -> ResultStore:
+              versions: dict[str, Any] | None, synchronous: str, timeout: float,
+              extend: bool = False) -> ResultStore:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         check_header(path)  # before SQLite touches anything
@@ -210,6 +231,7 @@ class ResultStore:
         self._session = None
         self._session_versions = versions
         self._pid = os.getpid()
+        self.extended_from = None
         try:
             if not readonly:
                 self._lock = WriterLock(path)
@@ -218,12 +240,16 @@ class ResultStore:
             ro = connect(path, "ro", timeout)
             try:
                 info = validate(ro, path)
+                definition = _newest_definition(path, ro, info["definition"])
+                grow = False
                 if expect is not None:
-                    _check_same_tournament(path, info["definition"], expect)
+                    grow = _check_same_tournament(path, definition, expect, extend)
+                    if grow:
+                        _check_extensible(path, ro)
             except BaseException:
                 ro.close()
                 raise
-            self.definition = info["definition"]
+            self.definition = definition
             self.versions = info["versions"]
             self.tournament_id = info["id"]
             self.created = info["created"]
@@ -234,6 +260,8 @@ class ResultStore:
                 self._conn = connect_writer(path, timeout, synchronous)
             # From now on wait for a commit (or a reader) rather than fail at once.
             run(path, self._conn.execute, f"PRAGMA busy_timeout={int(RECORD_TIMEOUT * 1000)}")
+            if grow:
+                self._extend(expect)
         except BaseException:
             self.close()
             raise
@@ -290,40 +318,63 @@ class ResultStore:
         self._session = session
 
     def record_sprt(self, decision: dict[str, Any]) -> None:
-        """Store the sequential test's final record (once; it is never changed).
+        """Store the sequential test's final record (once per extent of the study; a
+        stored record is never changed).
 
         Kept in the ``meta`` table under ``SPRT_KEY`` as JSON, so results files keep
-        their schema and older versions still read them.
+        their schema and older versions still read them.  A test that ended undecided
+        when every planned game was played goes on when the study is extended; its next
+        record is added under ``sprt/2`` (``sprt/3``, ...).
 
         Args:
             decision: JSON-ready settings, LLR, bounds, games and decision (see
                 :mod:`forumlab.arena.sequential`).
 
         Raises:
-            StoreError: a decision is already recorded, the store is read-only or closed,
+            StoreError: a current record is already there, the store is read-only or closed,
                 or the write fails.
         """
         conn = self._writable()
+        if self.sprt_record() is not None:
+            raise StoreError(f"{self.path} holds a sequential test decision already")
+        count = len(self._query("SELECT 1 FROM meta WHERE key = ? OR key LIKE ?",
+                                (SPRT_KEY, f"{SPRT_KEY}/%")))
+        key = SPRT_KEY if count == 0 else f"{SPRT_KEY}/{count + 1}"
         try:
-            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SPRT_KEY, _dumps(decision)))
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, _dumps(decision)))
         except sqlite3.IntegrityError:
             raise StoreError(f"{self.path} holds a sequential test decision already") from None
         except sqlite3.Error as exc:
             raise sqlite_error(self.path, exc, "cannot record the sequential test in") from None
 
     def sprt_record(self) -> dict[str, Any] | None:
-        """The sequential test's record (:meth:`record_sprt`), or None if there is none.
+        """The sequential test's current record (:meth:`record_sprt`), or None if there is none.
+
+        An undecided record written before the study was last extended is not current:
+        the test goes on over the new groups.
 
         Raises:
             StoreError: the store is closed, cannot be read or the record is damaged.
         """
-        rows = self._query("SELECT value FROM meta WHERE key = ?", (SPRT_KEY,))
-        if not rows:
-            return None
+        return _sprt_record(self.path, self._live())
+
+    def _extend(self, definition: dict[str, Any]) -> None:
+        """Append ``definition`` as the study's newest (one insert: all or nothing)."""
+        conn = self._writable()
         try:
-            return json.loads(rows[0][0])
-        except ValueError:
-            raise StoreError(f"{self.path} holds a damaged sequential test record") from None
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = 1 + max((number for number, _ in _definition_rows(self.path, conn)), default=0)
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)",
+                             (f"{DEFINITION_KEY}/{n}", canonical_json(definition)))
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise
+        except sqlite3.Error as exc:
+            raise sqlite_error(self.path, exc, "cannot extend the study in") from None
+        self.extended_from = self.definition.get("games_per_lineup")
+        self.definition = definition
 
     # ----------------------------------------------------------------- reading
 
@@ -461,9 +512,78 @@ class ResultStore:
         return fetch(self.path, self._live(), sql, params)
 
 
-def _check_same_tournament(path: Path, stored: dict[str, Any], wanted: dict[str, Any]) -> None:
+def _definition_rows(path: Path, conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    """``(N, rowid)`` of every ``definition/N`` meta row."""
+    rows = fetch(path, conn, "SELECT key, rowid FROM meta WHERE key LIKE ?", (f"{DEFINITION_KEY}/%",))
+    out = []
+    for key, rowid in rows:
+        number = key.partition("/")[2]
+        if not number.isdigit():
+            raise StoreError(f"{path} is a corrupt forumlab results file (bad meta row {key!r})")
+        out.append((int(number), rowid))
+    return out
+
+
+def _newest_definition(path: Path, conn: sqlite3.Connection, created: dict[str, Any]) -> dict[str, Any]:
+    """The study's definition: the newest extension's, else the one it was created with."""
+    rows = _definition_rows(path, conn)
+    if not rows:
+        return created
+    number = max(rows)[0]
+    text = fetch(path, conn, "SELECT value FROM meta WHERE key = ?", (f"{DEFINITION_KEY}/{number}",))
+    try:
+        definition = json.loads(text[0][0])
+    except ValueError:
+        definition = None
+    if not isinstance(definition, dict):
+        raise StoreError(f"{path} is a corrupt forumlab results file (bad {DEFINITION_KEY}/{number} row)")
+    return definition
+
+
+def _sprt_record(path: Path, conn: sqlite3.Connection) -> dict[str, Any] | None:
+    rows = fetch(path, conn, "SELECT value, rowid FROM meta WHERE key = ? OR key LIKE ? ORDER BY rowid",
+                 (SPRT_KEY, f"{SPRT_KEY}/%"))
+    if not rows:
+        return None
+    try:
+        record = json.loads(rows[-1][0])
+    except ValueError:
+        raise StoreError(f"{path} holds a damaged sequential test record") from None
+    if not isinstance(record, dict):
+        raise StoreError(f"{path} holds a damaged sequential test record")
+    extended = max((rowid for _, rowid in _definition_rows(path, conn)), default=0)
+    if record.get("decision") is None and extended > rows[-1][1]:
+        return None  # ran out of groups, then the study was extended: the test goes on
+    return record
+
+
+def _check_extensible(path: Path, conn: sqlite3.Connection) -> None:
+    """Refuse to extend a gauntlet whose sequential test has decided: its verdict is final,
+    and further groups would never be tested."""
+    record = _sprt_record(path, conn)
+    if record is not None and record.get("decision") is not None:
+        raise StoreError(
+            f"{path} holds a gauntlet whose sequential test accepted {record['decision']} after "
+            f"{record.get('groups', '?')} rotation groups; it plays no more groups, so it cannot be "
+            "extended (use another results file)")
+
+
+def _check_same_tournament(path: Path, stored: dict[str, Any], wanted: dict[str, Any],
+                           extend: bool = False) -> bool:
+    """Refuse ``wanted`` unless it is the stored tournament; with ``extend``, also accept it
+    with more groups per lineup, returning True for such an extension."""
     if canonical_json(stored) == canonical_json(wanted):
-        return
+        return False
+    have, want = stored.get("games_per_lineup"), wanted.get("games_per_lineup")
+    if (isinstance(have, int) and isinstance(want, int) and have != want
+            and canonical_json({**stored, "games_per_lineup": want}) == canonical_json(wanted)):
+        if want < have:
+            raise StoreError(
+                f"{path} holds {have} rotation groups per lineup of this tournament; {want} would "
+                f"drop some, and results are append-only: ask for {have} (a resume) or more (an "
+                "extension), or use another results file")
+        if extend:
+            return True
     differ = sorted(k for k in set(stored) | set(wanted) if stored.get(k, ...) != wanted.get(k, ...))
     about = ", ".join(f"{k} {stored[k]}" for k in ("game", "format", "seed")
                       if isinstance(stored.get(k), (str, int)))

@@ -92,7 +92,9 @@ def run_tournament(definition: TournamentDefinition, db_path: str | Path, worker
 
     Args:
         definition: the tournament to play.
-        db_path: the results file; created if absent, continued if it holds this tournament.
+        db_path: the results file; created if absent, continued if it holds this tournament,
+            extended if it holds this tournament with fewer groups per lineup (only the new
+            rotation groups are played).
         workers: local worker processes (``None``: one per core; ``0``: in this process).
         scheduler: a Dask scheduler address (or client); if given, ``workers`` is ignored.
         progress: show a progress bar on stderr.
@@ -102,12 +104,13 @@ def run_tournament(definition: TournamentDefinition, db_path: str | Path, worker
         How many games were played now.
 
     Raises:
-        StoreError: the file holds another tournament, is not a results file, is corrupt or
-            is locked by another writer.
+        StoreError: the file holds another tournament (or this one with more groups per lineup,
+            or one whose sequential test has decided, when more are asked for), is not a results
+            file, is corrupt or is locked by another writer.
         GameExecutionError: some games failed outside the agents' control (see
             :func:`play_missing`).
     """
-    with ResultStore.create(db_path, definition.to_json(), versions(definition.game)) as store:
+    with ResultStore.create(db_path, definition.to_json(), versions(definition.game), extend=True) as store:
         return play_missing(store, definition, workers, scheduler, progress, executor_options)
 
 
