@@ -45,8 +45,8 @@ other seat's ply.
 from __future__ import annotations
 
 import re
-import textwrap
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 

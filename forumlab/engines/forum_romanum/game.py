@@ -244,6 +244,24 @@ class ForumRomanum(Game):
         return "\n".join(lines)
 
     # ---- a person at the table (the ``human`` agent and ``play``) ------------------
+    def render_seat(self, array: np.ndarray, seat: int, full: bool = False) -> str:
+        """:meth:`render` with a last line naming the person's colour(s).
+
+        Args:
+            array: the position.
+            seat: the person's seat.
+            full: unused (the picture is small).
+
+        Returns:
+            Multi-line text.
+        """
+        if self.players == 2:
+            mine = (f"{_COLOUR_SYMBOLS[2 * seat]} and {_COLOUR_SYMBOLS[2 * seat + 1]} "
+                    f"(colours {2 * seat} and {2 * seat + 1})")
+        else:
+            mine = _COLOUR_SYMBOLS[seat]
+        return self.render(array) + f"\n    you are {mine}; 'legend' explains the sections and regions"
+
     def legend(self) -> str:
         """What the regions are and what "settled" and "deadlocked" mean."""
         return LEGEND

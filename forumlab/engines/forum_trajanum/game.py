@@ -45,8 +45,19 @@ from ...core.game import Game, Kernels
 from . import hidden
 from . import kernels as ft_kernels
 from .data import MAX_MOVES
-from .layout import N_PLAYERS, PLY, RES, RES_NAMES, SEAT, SEAT_SIZE, SOURCE_NAMES, VPS
-from .layout import KIND_SHIFT, M_KEEP, M_TAKE
+from .layout import (
+    KIND_SHIFT,
+    M_KEEP,
+    M_TAKE,
+    N_PLAYERS,
+    PLY,
+    RES,
+    RES_NAMES,
+    SEAT,
+    SEAT_SIZE,
+    SOURCE_NAMES,
+    VPS,
+)
 from .notation import describe_move, ply_news
 from .notation import format_move as _format
 from .notation import parse_move as _parse

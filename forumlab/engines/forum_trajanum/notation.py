@@ -11,7 +11,6 @@ import re
 from ...core.errors import IllegalMoveError
 from .layout import (
     BUILD_NONE_PAYLOAD,
-    CARD_NAMES,
     CARDS,
     COLOURS,
     CONV_CI,
@@ -417,8 +416,9 @@ def _move_words(before, after, move: int, seat: int) -> str:
         rows = [r + 1 for r in range(6) if (x >> r) & 1]
         if not rows:
             return "pays for no citizen row: its citizens turn inactive"
-        return (f"pays {len(rows)} coin{'s' if len(rows) > 1 else ''} to keep row{'s' if len(rows) > 1 else ''} "
-                f"{', '.join(map(str, rows))} active; its other rows' citizens turn inactive")
+        plural = "s" if len(rows) > 1 else ""
+        return (f"pays {len(rows)} coin{plural} to keep row{plural} {', '.join(map(str, rows))} active; "
+                "its other rows' citizens turn inactive")
     return ""
 
 
@@ -446,7 +446,8 @@ def ply_news(before, after, seat: int) -> list[str]:
         spaces = [cell_name(c) for c in range(37) if (gone >> c) & 1]
         paid = int(before[b + RES + R_T]) - int(after[b + RES + R_T])
         if spaces and int(after[ROUND]) == int(before[ROUND]) and int(after[D_TAKE + 2 * q]) < 0:
-            drafted.append(f"{_SEATS[q]} took {' and '.join(spaces)} ({paid} tribune{'s' if paid != 1 else ''})")
+            cost = f"{paid} tribune{'s' if paid != 1 else ''}"
+            drafted.append(f"{_SEATS[q]} took {' and '.join(spaces)} ({cost})")
     if drafted:
         received = int(after[_seat_base(seat) + HELD + 1])
         lines.append("draft over: " + "; ".join(drafted)
