@@ -57,6 +57,11 @@ def svg_uri(fig) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
+def rating_bars(section: ReportSection) -> dict[str, tuple[float, float]]:
+    """The interval :func:`ratings_figure` draws for each agent: its comparison interval."""
+    return dict(section.ratings.comparison_interval)
+
+
 def ratings_figure(section: ReportSection) -> str:
     """Elo of every agent with its comparison interval, best at the top.
 
@@ -83,9 +88,10 @@ def ratings_figure(section: ReportSection) -> str:
         span_low, span_high = span_low - pad, span_high + pad
     else:
         span_low, span_high = -math.inf, math.inf
+    bars = rating_bars(section)
     for yy, a in zip(y, order):
         elo = r.fit.elo[a]
-        low, high = r.comparison_interval[a]
+        low, high = bars[a]
         separated = a in r.separation.position
         if separated and not span_low <= elo <= span_high:
             left = elo < span_low
