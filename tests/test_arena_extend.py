@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import GameOutcome
 from forumlab.arena.schedule import plan
-from forumlab.arena.sequential import play_sequential, sequential_order
+from forumlab.arena.sequential import SequentialTest, play_sequential, sequential_order
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import resume_tournament, run_tournament, versions
 from forumlab.cli import main
@@ -235,10 +235,10 @@ def test_an_sprt_stop_rates_whole_groups_only_and_the_record_counts_them(tmp_pat
     with ResultStore.open(db, readonly=True) as store:
         record = store.sprt_record()
     assert record["decision"] == "H1"
-    # The group under way at the decision (one of its games was stored) was completed:
-    assert record["decided_after_groups"] == record["groups"] - 1
     assert whole_groups(outcomes.values(), 2)
     assert len(outcomes) == played == record["games"] == 2 * record["groups"]
+    # The group under way at the decision (one of its games was stored) was completed:
+    assert record["decided_after_groups"] == record["groups"] - 1
     assert len(record["trace"]) == record["groups"] and record["decision_llr"] >= record["upper"]
     assert "the group under way then was completed" in record["reason"]
     # Two passes: to the decision, then the one missing game of the group under way.
@@ -253,19 +253,21 @@ def test_a_stop_before_the_groups_under_way_are_complete_is_completed_by_resume(
     (no record stored): resume decides again from the stored games and completes it."""
     db = tmp_path / "g.db"
     d = gauntlet(40, {"elo0": 0, "elo1": 100})
-    order = [job for g in sequential_order(plan(d)) for job in g]
+    groups = sequential_order(plan(d))
+    order = [job for g in groups for job in g]
+    test = SequentialTest(d, groups)
     with ResultStore.create(db, d.to_json(), versions(d.game)) as store:
-        feed = LaggingExecutor().run(order, None)
-        for outcome in feed:  # record games until the first group after 6 has a game
+        for outcome in LaggingExecutor().run(order, None):
             store.record(outcome)
-            if outcome.group == order[12].group:
-                break
+            if test.add(outcome) is not None:
+                break  # stopped at the decision: the next group has one game stored
+        assert len(store) % 2 == 1 and store.sprt_record() is None
     resume_tournament(db, workers=0, progress=False)
     outcomes, _, _ = stored(db)
     with ResultStore.open(db, readonly=True) as store:
         record = store.sprt_record()
     assert record["decision"] == "H1" and whole_groups(outcomes.values(), 2)
-    assert len(outcomes) == record["games"]
+    assert len(outcomes) == record["games"] == 2 * test.decided_at[0] + 2
 
 
 # ---------------------------------------------------------------- the quick start on an existing file
