@@ -47,6 +47,7 @@ from .layout import (
     STACK,
     TILEBB,
     TO_MOVE,
+    TRACK,
     TW_SEEN_SHIFT,
     TW_TYPE,
     TW_UP,
@@ -399,7 +400,15 @@ def _move_words(before, after, move: int, seat: int) -> str:
             return f"converts an assistant into a {_COLOUR_WORDS[COLOURS[dst]]} worker (CI)"
         return "converts an assistant into a builder (CII)"
     if kind == M_BUILD:
-        return "builds nothing; its turn ends" if x == BUILD_NONE_PAYLOAD else _build_words(x)
+        if x == BUILD_NONE_PAYLOAD:
+            return "builds nothing; its turn ends"
+        from .render import TRACK_WORDS
+
+        words = _build_words(x)
+        for t, (name, gains) in enumerate(TRACK_WORDS):  # level 1's benefit is taken at once
+            if int(before[b + TRACK + t]) == 0 and int(after[b + TRACK + t]) == 1:
+                words += f"; {name} track level 1: {gains[0]}"
+        return words
     if kind == M_TRACK:
         from .render import TRACK_WORDS
 

@@ -109,10 +109,12 @@ How to read the Forum Trajanum board (seats are letters: A = seat 0, B = seat 1,
   = the task card scored at the end of each cycle (I-1 .. III-4)."""
 
 
-def card_words(card: int) -> str:
-    """A street card with the street it names, e.g. ``R5 (row 5)``, ``Cc (column c)``."""
+def card_words(card: int, sep: str = "") -> str:
+    """A street card with the street it names: ``R5 (row 5)``, ``Cc (column c)``, or
+    with ``sep`` "=": ``R5 = row 5``."""
     name = CARD_NAMES[card]
-    return f"{name} ({'row' if name[0] == 'R' else 'column'} {name[1]})"
+    street = f"{'row' if name[0] == 'R' else 'column'} {name[1]}"
+    return f"{name} {sep} {street}" if sep else f"{name} ({street})"
 
 
 def decision(a: np.ndarray, seat: int) -> str:
@@ -130,9 +132,9 @@ def decision(a: np.ndarray, seat: int) -> str:
                 f"{others[0]} citizen ({others[1]} opposite), e.g. setup rbgy/1/a1")
     if kind == I_DRAFT:
         if a[D_TAKE + 2 * seat] < 0:
-            cards = " then ".join(card_words(int(a[CARDS + k])) for k in range(2))
-            return (f"draft: take two tiles of your Colonia, one per street card ({cards}); a tile in "
-                    "the card's street is free, any other (and rv) costs 1 tribune: take X Y")
+            cards = ", then ".join(card_words(int(a[CARDS + k]), "=") for k in range(2))
+            return (f"draft: take two tiles of your Colonia (take X Y), one for each street card: {cards}. "
+                    "A tile in the card's street is free; any other, and rv, costs 1 tribune")
         return (f"draft: keep one of the two tiles you took (keep X); the other goes face down to "
                 f"{SEATS[(seat + n - 1) % n]}")
     if kind == I_USE:
