@@ -294,9 +294,9 @@ def test_play_takes_the_player_count_from_the_agents():
 
 def test_anchor_help_states_the_real_default(ws):
     help_text = " ".join(run("ratings", "--help").stdout.split())
-    assert re.search(r"default: random (if it played|when it plays)", help_text)
-    table = run("ratings", "results.db").stdout
-    assert "anchor random = 0" in table  # random anchors although greedy comes first in sorted order
+    assert re.search(r"default: the reference, .*never one marked \*", help_text)
+    table = " ".join(run("ratings", "results.db").stdout.split())
+    assert "Elo 0 = " in table and "the reference" in table
 
 
 def test_progress_bar_only_on_a_terminal_unless_asked(tmp_path):
