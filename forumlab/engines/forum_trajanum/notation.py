@@ -297,7 +297,7 @@ def _seat_base(p: int) -> int:
     return SEAT + p * SEAT_SIZE
 
 
-def _tile(word: int, seat: int) -> str:
+def tile_words(word: int, seat: int) -> str:
     """A tile's type in words when ``seat`` may know it, else "a face-down tile"."""
     if word and (word & TW_UP or (word >> (TW_SEEN_SHIFT + seat)) & 1):
         name = TYPE_NAMES[word & TW_TYPE]
@@ -374,17 +374,17 @@ def _move_words(before, after, move: int, seat: int) -> str:
     if kind == M_TAKE:
         paid = int(after[D_PAID + mover])
         tiles = " and ".join(f"{cell_name(int(after[D_TAKE + 2 * mover + k]))} "
-                             f"({_tile(int(after[D_TILES + 2 * mover + k]), seat)})" for k in range(2))
+                             f"({tile_words(int(after[D_TILES + 2 * mover + k]), seat)})" for k in range(2))
         return f"takes {tiles}, paying {paid} tribune{'s' if paid != 1 else ''}"
     if kind == M_KEEP:
         k = 0 if int(before[D_TAKE + 2 * mover]) == x else 1
         n = int(before[N_PLAYERS])
         other = int(before[D_TAKE + 2 * mover + 1 - k])
-        return (f"keeps {cell_name(x)} ({_tile(int(before[D_TILES + 2 * mover + k]), seat)}) and passes "
-                f"{cell_name(other)} ({_tile(int(before[D_TILES + 2 * mover + 1 - k]), seat)}) "
-                f"face down to {_SEATS[(mover + n - 1) % n]}")
+        return (f"keeps {cell_name(x)} ({tile_words(int(before[D_TILES + 2 * mover + k]), seat)}), passes "
+                f"{cell_name(other)} ({tile_words(int(before[D_TILES + 2 * mover + 1 - k]), seat)}) "
+                f"to {_SEATS[(mover + n - 1) % n]}")
     if kind == M_USE:
-        held = [_tile(int(before[b + HELD + j]), seat) for j in range(2)]
+        held = [tile_words(int(before[b + HELD + j]), seat) for j in range(2)]
         if x < 2:
             return f"uses its {('kept', 'received')[x]} tile: {held[x]}"
         first = x - 2
@@ -460,7 +460,7 @@ def ply_news(before, after, seat: int) -> list[str]:
     if drafted:
         received = int(after[_seat_base(seat) + HELD + 1])
         lines.append("draft over: " + "; ".join(drafted)
-                     + (f"; you received {_tile(received, seat)}" if received else ""))
+                     + (f"; you received {tile_words(received, seat)}" if received else ""))
     scored = []
     for q in range(n):
         b = _seat_base(q)

@@ -138,7 +138,11 @@ def decision(a: np.ndarray, seat: int) -> str:
         return (f"draft: keep one of the two tiles you took (keep X); the other goes face down to "
                 f"{SEATS[(seat + n - 1) % n]}")
     if kind == I_USE:
-        return "use a tile you hold: use k (kept) or use r (received); use kr / use rk: both, for 2 tribunes"
+        from .notation import tile_words
+
+        kept, received = (tile_words(int(a[b + HELD + j]), seat) for j in range(2))
+        return (f"use a tile you hold: use k (kept: {kept}) or use r (received: {received}); "
+                "use kr / use rk: both, for 2 tribunes")
     if kind == I_CIT:
         rows = cit_rows(a, seat, arg)
         return (f"place your {CLASSES[arg]} citizen in a row of its class: "
