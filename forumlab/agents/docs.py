@@ -22,8 +22,8 @@ _AGENTS: list[tuple[str, str, str]] = [
      "The engine's uniform `random_move` fast path: every legal move equally likely."),
     ("greedy", "one-ply",
      "Plays the legal move whose successor the game's heuristic (`heuristic` in the game's "
-     "kernels) values best for the mover; ties are broken at random. The reference "
-     "opponent of every strength figure in [results.md](results.md)."),
+     "kernels) values best for the mover; ties are broken at random. The baseline "
+     "the search agents' strength is measured against in [results.md](results.md)."),
     ("paranoid", "minimax",
      "Alpha-beta search under the paranoid assumption that all opponents minimize the "
      "searcher's margin."),
