@@ -141,7 +141,9 @@ _tournament_options = [
                       "the candidate is at least elo1 (H1) or at most elo0 (H0) stronger than the field, "
                       "testing after whole rotation groups; alpha and beta default to 0.05. --games "
                       "is then the most rotation groups per lineup."),
-    click.option("--games", type=int, default=None, help="Rotation groups (game seeds) per lineup."),
+    click.option("--games", type=int, default=None,
+                 help="Rotation groups (game seeds) per lineup. More than an existing results file of "
+                      "the same tournament holds extends it: only the new groups are played."),
     click.option("--rotations", type=click.Choice(["balanced", "cyclic", "all"]), default=None,
                  help="Seating design of each rotation group. balanced (default): every agent sits in "
                       "every seat and directly after every other agent equally often, in n(n-1) games "
@@ -230,7 +232,7 @@ def tournament(ctx):
 def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=None, candidate=None,
         sprt=None, games=None, rotations=None, seed=None, move_time=None, hard_limit=None, workers=None,
         scheduler=None, db=DEFAULT_DB, progress=None, quiet=False):
-    """Run (or continue) a tournament and print the ratings.
+    """Run (or continue, or extend with a larger --games) a tournament and print the ratings.
 
     Ctrl-C stops it (exit code 130); the finished games stay in the results file and
     'forumlab tournament resume DB' plays the rest."""
@@ -397,7 +399,8 @@ def export(db, fmt, game_key, output):
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", "-w", type=int, default=None)
 @click.option("--db", default=None, type=click.Path(dir_okay=False),
-              help="Keep the games here (default: discarded).")
+              help="Keep the games here (default: discarded). A file of the same study is continued, "
+                   "and extended by a larger --games.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: only when stderr is a terminal).")

@@ -155,7 +155,8 @@ class SequentialTest:
                    f"after {groups} rotation groups ({games} games)")
             if self.n > groups:
                 extra = self.n - groups
-                what = "the group under way then was" if extra == 1 else f"the {extra} groups under way then were"
+                what = ("the group under way then was" if extra == 1
+                        else f"the {extra} groups under way then were")
                 why += (f"; {what} completed, so {self.n} groups ({self.games} games) are rated, "
                         f"LLR {self.llr:.3f} over them")
             decided = {"decided_after_groups": groups, "decided_after_games": games, "decision_llr": at}

@@ -41,8 +41,9 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
                  executor_options: dict | None = None) -> int:
     """Play every planned game not yet in ``store``, committing each as it finishes.
 
-    A gauntlet with ``sprt`` plays only until its candidate is decided
-    (:mod:`forumlab.arena.sequential`), and nothing once a decision is stored.
+    A gauntlet with ``sprt`` plays only until its candidate is decided, then completes
+    the rotation groups under way (:mod:`forumlab.arena.sequential`), and nothing once a
+    decision is stored.
 
     Args:
         store: the writable results file of ``definition``.
