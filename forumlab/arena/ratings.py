@@ -9,6 +9,13 @@ rotation groups gave intervals far too narrow.  Agents whose distance to the oth
 prior can set (they never finished behind, or never ahead of, the rest) are flagged, see
 :mod:`forumlab.arena.separation`.
 
+What is shown by default says what the games say: the scale's zero is the *reference*, an
+agent the games place well (never a separated one, see :func:`choose_reference`), and each
+agent's displayed interval is a *comparison interval* built from quasi-variances
+(:mod:`forumlab.arena.quasi_variance`), so that two agents whose bars do not overlap are
+ones the posterior tells apart, whatever agent sits at 0.  The likelihood of superiority of
+each agent over the next one down the table is shown beside it.
+
 Descriptive statistics count *entries* (an agent in one seat of one game): an agent in two
 seats of a game has two entries.  A rank-1 finish is a win; a win shared by ``k`` seats
 counts ``1/k``.
@@ -448,8 +455,10 @@ def ratings_report(r: Ratings) -> dict:
         r: ratings from :func:`rate`.
 
     Returns:
-        ``model`` (fit settings and diagnostics), ``agents`` (in rating order, with Elo,
-        interval and descriptive statistics), ``seats`` (keyed by player count as a string),
+        ``model`` (fit settings and diagnostics, ``anchor`` and ``reference``), ``agents``
+        (in rating order, with Elo, its 95% interval to the anchor, quasi-sd, comparison
+        interval, ``los_next``, ``move_time`` when known, and descriptive statistics),
+        ``los_pairs`` (adjacent rows), ``seats`` (keyed by player count as a string),
         ``separation``, ``head_to_head`` and ``superiority``; NaN/inf become None.
     """
     fit = r.fit
