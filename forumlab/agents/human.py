@@ -315,7 +315,7 @@ class HumanAgent(Agent):
             _say(HELP)
             legend = board_legend(state.game)
             if legend:
-                _say(legend)
+                _say("\n" + legend)
         elif line == "rules":
             _say(state.game.rules_text().rstrip("\n"))
         elif line == "legend":
