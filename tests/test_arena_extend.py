@@ -155,9 +155,10 @@ def test_balance_extends_its_results_file(tmp_path):
     assert db.read_bytes() == snapshot
 
 
-def gauntlet(games, sprt):
-    return TournamentDefinition(config={"players": 2, "max_rounds": 3}, format="gauntlet", candidate="greedy",
-                                agents=(PoolEntry("greedy", "greedy"), PoolEntry("random", "random")),
+def gauntlet(games, sprt, players=2):
+    field = (PoolEntry("random", "random"), PoolEntry("r2", "random"))[:players - 1]
+    return TournamentDefinition(config={"players": players, "max_rounds": 3}, format="gauntlet",
+                                candidate="greedy", agents=(PoolEntry("greedy", "greedy"), *field),
                                 games_per_lineup=games, sprt=sprt)
 
 
@@ -210,7 +211,7 @@ class LaggingExecutor:
         self.runs.append([j.key for j in jobs])
         held = None
         for i, job in enumerate(jobs):
-            outcome = GameOutcome.for_job(job, moves=[], scores=[0, 0],
+            outcome = GameOutcome.for_job(job, moves=[], scores=[0] * len(job.labels),
                                           ranks=[1 if label == "greedy" else 2 for label in job.labels],
                                           plies=0, termination="end")
             last_of_group = i + 1 == len(jobs) or jobs[i + 1].group != job.group
@@ -225,9 +226,11 @@ class LaggingExecutor:
             yield held
 
 
-def test_an_sprt_stop_rates_whole_groups_only_and_the_record_counts_them(tmp_path):
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_sprt_stop_rates_whole_groups_only_and_the_record_counts_them(tmp_path, players):
     db = tmp_path / "g.db"
-    d = gauntlet(40, {"elo0": 0, "elo1": 100})
+    d = gauntlet(40, {"elo0": 0, "elo1": 100}, players)
+    size = players * (players - 1)
     executor = LaggingExecutor()
     with ResultStore.create(db, d.to_json(), versions(d.game)) as store:
         played = play_sequential(store, d, plan(d), lambda: executor, progress=False)
@@ -235,13 +238,14 @@ def test_an_sprt_stop_rates_whole_groups_only_and_the_record_counts_them(tmp_pat
     with ResultStore.open(db, readonly=True) as store:
         record = store.sprt_record()
     assert record["decision"] == "H1"
-    assert whole_groups(outcomes.values(), 2)
-    assert len(outcomes) == played == record["games"] == 2 * record["groups"]
+    assert whole_groups(outcomes.values(), size)
+    assert len(outcomes) == played == record["games"] == size * record["groups"]
     # The group under way at the decision (one of its games was stored) was completed:
     assert record["decided_after_groups"] == record["groups"] - 1
     assert len(record["trace"]) == record["groups"] and record["decision_llr"] >= record["upper"]
     assert "the group under way then was completed" in record["reason"]
-    # Two passes: to the decision, then the one missing game of the group under way.
+    # Two passes: on past the decision while that group's games finish (3 players: its
+    # games 2-5 of 6), stopped by the first game of the group after it; then its last game.
     assert len(executor.runs) == 2 and len(executor.runs[1]) == 1
     # ratings reports the test on the games it rates.
     text = run("ratings", db).stdout

@@ -17,8 +17,8 @@ workers some games of the groups after the deciding one have often finished (and
 stored) when the decision comes; stopping there would leave partial groups in the file,
 whose games the ratings would count (52 games rated where the test counted 51, and
 seats no longer balanced). So after a decision, every group up to the last one with a
-stored game is completed (the games in flight are stopped and those groups' missing games
-played), and the games of later groups are never stored. The test then counts those
+stored game is completed (their games in flight play on, and their missing games are
+played), and the games of later groups are not stored. The test then counts those
 groups too, in the same order, so the record's ``groups``, ``games``, ``llr`` and
 ``mean_score`` describe exactly the games rated. The verdict stays the one reached at the
 crossing (``decided_after_groups``, ``decided_after_games``, ``decision_llr``): Wald's
@@ -206,17 +206,24 @@ def play_sequential(store: ResultStore, definition: TournamentDefinition, jobs: 
     todo = still_to_play()
     if todo and not test.settled:
         with make_executor() as executor:
-            # At most two passes: until the decision, then (the games in flight stopped)
-            # the rest of the groups already begun.
+            # At most two passes. The first plays on past the decision while the games
+            # that finish belong to the groups under way; the first game of a later group
+            # to finish (not stored) shows that the workers have moved on, and ends it,
+            # stopping the games in flight. The second plays what those groups still miss.
             while todo:
                 decided = test.decision is not None
+                finishing = test.to_complete() if decided else None
                 for outcome in executor.run(todo, run_job, progress=progress):
+                    if finishing is not None and outcome.group not in finishing:
+                        break  # leaving the run stops the games in flight
                     store.record(outcome)
                     done.add(outcome.key)
                     played += 1
                     test.add(outcome)
-                    if test.settled or (test.decision is not None and not decided):
-                        break  # leaving the run stops the games in flight
+                    if test.settled:
+                        break
+                    if test.decision is not None and finishing is None:
+                        finishing = test.to_complete()
                 todo = [] if test.settled or decided else still_to_play()
     if test.settled or (test.decision is None and test.complete):
         store.record_sprt(test.record())
