@@ -205,3 +205,16 @@ def test_forum_trajanum_legend_names_every_symbol_of_the_picture():
     for token in tokens:
         shown = token if not token.startswith("K:") else "K:r"
         assert shown in legend or token in legend, token
+
+
+def test_forum_trajanum_moves_lists_what_a_take_costs(tmp_path, monkeypatch):
+    """Cards R6 then R1 (seed 3): a pair with one space in row 6 and one in row 1 is free,
+    a1 with a2 costs a tribune; 'moves' says so beside each take."""
+    out, _ = play(tmp_path, monkeypatch, ["forum-trajanum", "-p", "2", "--seed", "3"],
+                  ["setup rbgy/1/a1", "moves take a1", "quit"])
+    listed = out.split(f"{PROMPT}moves take a1\n")[1]
+    assert re.search(r"\d+\. take a1 b6 \(free\)", listed)
+    assert re.search(r"\d+\. take a1 a2 \(1 tribune\)", listed)
+    game = create_game("forum-trajanum", {"players": 2})
+    state = game.new_state(3)
+    assert game.move_note(state.array, int(state.legal_moves()[0])) == ""  # a setup ply: no note

@@ -14,7 +14,8 @@ legal move. Commands (``help`` lists them at the prompt):
   Forum Trajanum's, every seat's part of it), ``history`` (perfect-information games),
   ``rules`` (the game's short rules, ``Game.rules_text``), ``legend`` (what the board's
   symbols mean, for a game that defines ``legend()``; printed once at the start too),
-  ``help`` (the commands, then the legend);
+  ``help`` (the commands, then the legend); a game may add a note to each listed move
+  (``Game.move_note(array, move)``, e.g. what a Forum Trajanum ``take`` costs);
 - ``undo``: back to the position before this seat's previous move (the other seats'
   replies are undone too). Games replay exactly from (config, seed, moves), so the
   driver rewinds by replaying the record. Refused before the seat's first move, and in
@@ -360,7 +361,14 @@ class HumanAgent(Agent):
             _say(f"{len(shown)} of {len(texts)} legal moves start with {prefix!r}")
         else:
             _say(f"{len(texts)} legal moves")
-        self._listing = (shown, numbers, 0)
+        note = getattr(state.game, "move_note", None)  # e.g. what a move costs
+        if note is not None:
+            codes = state.legal_moves()
+            notes = [note(state.array, int(codes[i - 1])) for i in numbers]
+            listed = [f"{t} ({n})" if n else t for t, n in zip(shown, notes)]
+        else:
+            listed = shown
+        self._listing = (listed, numbers, 0)
         self._more()
         if len(shown) > self.options["page"]:
             self._say_groups(shown, prefix)

@@ -56,8 +56,10 @@ from .layout import (
     SEAT,
     SEAT_SIZE,
     SOURCE_NAMES,
+    TILEBB,
     VPS,
 )
+from .moves import pair_cost
 from .notation import describe_move, ply_news
 from .notation import format_move as _format
 from .notation import parse_move as _parse
@@ -150,6 +152,17 @@ class ForumTrajanum(Game):
     def legend(self) -> str:
         """What each symbol of the board picture means."""
         return LEGEND
+
+    def move_note(self, array: np.ndarray, move: int) -> str:
+        """What ``moves`` lists beside a move: the tribunes a ``take`` costs ("free",
+        "1 tribune", "2 tribunes"); "" for other moves."""
+        if int(move) >> KIND_SHIFT != M_TAKE:
+            return ""
+        x = int(move) & 0xFFFFFFFF
+        mover = int(self.kernels.current_player(array))
+        tiles = array[SEAT + mover * SEAT_SIZE + TILEBB]
+        cost = int(pair_cost(array, tiles, np.int64(x >> 6), np.int64(x & 63)))
+        return "free" if cost == 0 else f"{cost} tribune{'s' if cost > 1 else ''}"
 
     def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
         """The move's notation, or None for another seat's ``take``/``keep`` in the
