@@ -7,12 +7,12 @@ Prints one JSON object:
 
 - ``costs``: per game, microseconds per call of ``copy``, ``child`` (copy and play:
   what a lookahead pays per move), ``play`` (alone, on fresh copies made outside the
-  timing), ``heuristic``, ``scores``,
+  timing), ``heuristic``, ``current_player``, ``is_terminal``, ``scores``,
   ``legal_moves``, ``is_legal`` and ``view_for`` (default rng); the best of three
   timed runs, averaged over six views of the seat to move from a seeded random
   2-player game (the opening, then evenly spaced to the end). ``play_by_move_list``
-  is the legality check ``play`` made before ``is_legal`` (the legal moves as a set,
-  then the move applied), measured side by side. ``opening_moves``: legal moves at
+  is ``play`` as it was before ``is_legal`` (the same steps, legality checked on the
+  legal moves made a set), measured side by side. ``opening_moves``: legal moves at
   the start.
 - ``forma_game``: one whole 2-player Forma game, the example agent of
   docs/writing-an-agent.md (``examples/one_ply.py``, loaded from that file as
@@ -111,10 +111,19 @@ def _per_call_on_copies(state, calls: int, fn, repeats: int = 3, batch: int = 10
 
 
 def _old_play(state, move):
-    """``State.play``'s legality check before ``is_legal``: the whole move list as a set."""
-    if int(move) not in set(state.legal_moves().tolist()):
-        raise AssertionError("not legal")
-    state.game.kernels.apply_move(state.array, int(move))
+    """``State.play`` as it was before ``is_legal``: the same steps, with the legality
+    check made on the whole move list turned into a set."""
+    if state.is_terminal:
+        raise AssertionError("the game is over")
+    code = int(move)
+    if code not in set(state.legal_moves().tolist()):
+        raise AssertionError(f"move code {code} is not legal here")
+    if len(state._before) != len(state.history):
+        state._before = []
+    else:
+        state._before.append(state.array.copy())
+    state.game.kernels.apply_move(state.array, code)
+    state.history.append(code)
 
 
 def _row(view, move, calls: int) -> dict:
@@ -126,6 +135,8 @@ def _row(view, move, calls: int) -> dict:
         "child": _per_call(lambda: view.child(move), calls),
         "play": _per_call_on_copies(view, calls, lambda s: s.play(move)),
         "heuristic": _per_call(lambda: view.heuristic(seat), calls),
+        "current_player": _per_call(lambda: view.current_player, calls),
+        "is_terminal": _per_call(lambda: view.is_terminal, calls),
         "scores": _per_call(view.scores, calls),
         "legal_moves": _per_call(view.legal_moves, few),
         "is_legal": _per_call(lambda: view.is_legal(move), calls),
