@@ -173,7 +173,7 @@ def test_an_undecided_sprt_gauntlet_extended_goes_on_testing(tmp_path):
         record = store.sprt_record()
         assert len(store) == 6
     assert record["decision"] is None and record["groups"] == 3 == record["planned_groups"]
-    assert record["games"] == 6 and len(record["trace"]) == 3
+    assert record["games"] == 6 and len(record["trace"]) == 3 and "decided_after_groups" not in record
 
 
 def test_a_decided_sprt_gauntlet_cannot_be_extended(tmp_path):

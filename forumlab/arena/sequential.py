@@ -147,7 +147,7 @@ class SequentialTest:
         s = self.settings
         lower, upper = s.bounds
         mean = self.total / self.n if self.n else None
-        decided = {"decided_after_groups": None, "decided_after_games": None, "decision_llr": None}
+        decided = {}  # where the bound was crossed, when it was
         if self.decided_at is not None:
             groups, games, at = self.decided_at
             bound = "upper bound" if self.decision == H1 else "lower bound"
