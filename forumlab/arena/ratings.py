@@ -573,14 +573,14 @@ def scale_note(r: Ratings) -> str:
     """
     fit = r.fit
     if fit.anchor == r.reference:
-        zero = (f"Elo 0 = {fit.anchor}, the reference: of the agents the games connect, the one whose "
-                "distances to the others they measure best.")
+        zero = (f"Elo 0 = {fit.anchor}, the reference (of the agents the games connect, the one they "
+                "place best).")
     else:
-        zero = f"Elo 0 = {fit.anchor} (the anchor asked for); reference of the connected agents: {r.reference}."
-    return (f"{zero} Interval: Elo +- {COMPARISON_Z:.2f} quasi-sd (Firth & de Menezes 2004), the same "
-            "whatever the anchor: two agents whose intervals do not overlap differ with a likelihood of "
-            f"superiority of about {COMPARISON_LOS} or more. LOS next: posterior probability that the agent "
-            "is stronger than the one on the next row.")
+        zero = f"Elo 0 = {fit.anchor} (the anchor asked for); the reference would be {r.reference}."
+    return (f"{zero} Interval: Elo +- {COMPARISON_Z:.2f} quasi-sd (Firth & de Menezes 2004), whatever "
+            f"the anchor: two agents whose intervals do not overlap differ with a likelihood of superiority "
+            f"of about {COMPARISON_LOS} or more. LOS next: the probability that the agent is stronger than "
+            "the next row's.")
 
 
 def format_move_times(r: Ratings) -> str | None:
