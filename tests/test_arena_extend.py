@@ -91,6 +91,7 @@ def test_cli_extension_says_so_and_fewer_groups_or_other_changes_are_refused(tmp
     # Any other difference, with more groups or not, is another tournament.
     message = one_line_error(run(*base, "--games", "3", "--seed", "9"))
     assert "not this one" in message and "seed" in message
+    assert repr(stored(db)[2]) in message  # the file's id, which extending does not change
     assert db.read_bytes() == snapshot
 
 

@@ -243,7 +243,7 @@ class ResultStore:
                 definition = _newest_definition(path, ro, info["definition"])
                 grow = False
                 if expect is not None:
-                    grow = _check_same_tournament(path, definition, expect, extend)
+                    grow = _check_same_tournament(path, definition, expect, extend, info["id"])
                     if grow:
                         _check_extensible(path, ro)
             except BaseException:
@@ -569,9 +569,10 @@ def _check_extensible(path: Path, conn: sqlite3.Connection) -> None:
 
 
 def _check_same_tournament(path: Path, stored: dict[str, Any], wanted: dict[str, Any],
-                           extend: bool = False) -> bool:
-    """Refuse ``wanted`` unless it is the stored tournament; with ``extend``, also accept it
-    with more groups per lineup, returning True for such an extension."""
+                           extend: bool = False, tid: str | None = None) -> bool:
+    """Refuse ``wanted`` unless it is the stored tournament (``tid``: the file's id); with
+    ``extend``, also accept it with more groups per lineup, returning True for such an
+    extension."""
     if canonical_json(stored) == canonical_json(wanted):
         return False
     have, want = stored.get("games_per_lineup"), wanted.get("games_per_lineup")
@@ -588,7 +589,7 @@ def _check_same_tournament(path: Path, stored: dict[str, Any], wanted: dict[str,
     about = ", ".join(f"{k} {stored[k]}" for k in ("game", "format", "seed")
                       if isinstance(stored.get(k), (str, int)))
     raise StoreError(
-        f"{path} holds tournament {tournament_id(stored)!r} ({about}), not this one"
+        f"{path} holds tournament {tid or tournament_id(stored)!r} ({about}), not this one"
         f" (they differ in: {', '.join(differ) or 'field types'});"
         " use another results file, or resume that tournament")
 
