@@ -122,7 +122,8 @@ def _h2h_part(s: ReportSection, k: int) -> str:
     return (_table(["Agent A", "Agent B", "Games together", "A ahead of B", "B ahead of A", "A won",
                     "B won"], rows, left=2)
             + '<p class="note">Agent A is the higher rated. "Ahead": finished ahead of the other; a shared '
-              'rank counts 1/2 to each. "Won": games won outright, a win shared by k seats counting 1/k.</p>')
+              'rank counts 1/2 to each, and an agent in two seats of a game (merged copies) counts each '
+              'seat. "Won": games won outright, a win shared by k seats counting 1/k.</p>')
 
 
 def _times_part(s: ReportSection, k: int) -> str:
