@@ -259,9 +259,11 @@ def test_no_built_in_path_hands_an_agent_the_true_state(name, tmp_path):
 
 # ---- the example agent of docs/writing-an-agent.md -----------------------------------
 def doc_example() -> str:
-    """The first Python code block of the agent-writing page."""
+    """The Python code block of the agent-writing page that defines ``OnePly``."""
     text = (ROOT / "docs" / "writing-an-agent.md").read_text()
-    return re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class OnePly(Agent)" in b]
+    assert len(blocks) == 1, "the page must show the example agent once"
+    return blocks[0]
 
 
 def load_example():
