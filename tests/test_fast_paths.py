@@ -82,6 +82,25 @@ def test_is_legal_is_exactly_membership_in_the_legal_moves(name, players):
         assert via_numba.tolist() == [int(c) in members for c in probe]
 
 
+def test_a_game_without_is_legal_gets_the_scanning_stand_ins():
+    """The toy game's kernel module has no ``is_legal``: the facade scans its legal
+    moves, and numba code gets ``legal_by_scan`` bound to the game's tag."""
+    from tests.toy_goofspiel import kernels as toy_kernels
+    from tests.toy_goofspiel.game import ToyGoofspiel
+
+    assert not hasattr(toy_kernels, "is_legal")
+    game = ToyGoofspiel(players=3, cards=5)
+    assert game.kernels.is_legal is None
+    for state in sampled_positions(game, 3, 1):
+        members = set(state.legal_moves().tolist())
+        codes = list(range(-2, 9)) + [2**40]
+        assert [state.is_legal(c) for c in codes] == [c in members for c in codes]
+        assert [bool(dispatch.is_legal(game.kernels.tag, state.array, c)) for c in codes] == \
+            [c in members for c in codes]
+        probe = np.array(codes, dtype=np.int64)
+        assert _stub_answers(game.kernels.tag, state.array, probe).tolist() == [c in members for c in codes]
+
+
 def test_forma_is_legal_checks_every_placement_code():
     """Every code that names a placement, in several positions of a 4-player game:
     including shapes the mover has used up and placements that overlap the board."""
