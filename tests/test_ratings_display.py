@@ -243,27 +243,75 @@ def test_quasi_variances_are_exact_when_the_structure_allows():
 # ---------------------------------------------------------------- time per move
 
 
-def timed(key, labels, ranks, seconds, made):
+def timed(key, labels, ranks, seconds, made, cpu=(), longest=(), longest_cpu=()):
     return GameOutcome(key=key, group=key, lineup=0, rotation=0, seed=0, labels=labels, specs=labels,
                        agent_seeds=(0,) * len(labels), moves=[], scores=[0.0] * len(labels), ranks=ranks,
-                       plies=0, termination=END_RULES, move_seconds=seconds, moves_made=made)
+                       plies=0, termination=END_RULES, move_seconds=seconds, moves_made=made,
+                       move_cpu_seconds=list(cpu), move_max_seconds=list(longest),
+                       move_max_cpu_seconds=list(longest_cpu))
 
 
-def test_time_per_move_is_total_over_moves_and_slowest_game_mean():
+def test_time_per_move_from_totals_of_older_files():
+    """Only totals (files written before single moves were timed): the mean is exact, the
+    max falls back to the slowest game's mean, marked ~, and CPU is unknown."""
     outcomes = [timed("g1", ("A", "B"), [1, 2], [2.0, 0.5], [10, 10]),
                 timed("g2", ("B", "A"), [1, 2], [3.0, 1.0], [10, 10]),
                 timed("g3", ("A", "B"), [2, 1], [0.0, 0.0], [0, 0])]  # nothing timed: skipped
     t = move_times(outcomes)
     assert t["A"].moves == 20 and t["A"].mean == pytest.approx(3.0 / 20) and t["A"].slowest_game_mean == 0.2
     assert t["B"].moves == 20 and t["B"].mean == pytest.approx(3.5 / 20) and t["B"].slowest_game_mean == 0.3
+    assert t["A"].cpu_mean is None and t["A"].max_move is None and not t["A"].complete
     r = rate_outcomes(outcomes)
     table = format_ratings_table(r)
-    assert "Mean ms/move" in table and "CPU time is not recorded" in table
-    row = next(line for line in table.splitlines() if line.startswith("A ") and "200" in line)
-    assert "150" in row  # 0.15 s = 150 ms mean, 200 ms slowest game
+    assert "Wall mean ms" in table and "CPU time was not recorded" in table
+    row = next(line for line in table.splitlines() if line.startswith("A ") and "~200" in line)
+    assert row.split() == ["A", "20", "150", "~200", "-", "-"]
     agents = {a["agent"]: a for a in ratings_report(r)["agents"]}
-    assert agents["B"]["move_time"] == {"clock": "wall", "moves": 20, "entries": 2, "seconds": 3.5,
-                                        "mean": pytest.approx(0.175), "max_game_mean": 0.3, "cpu": None}
+    assert agents["B"]["move_time"] == {"moves": 20, "entries": 2, "seconds": 3.5, "mean": pytest.approx(0.175),
+                                        "max_game_mean": 0.3, "entries_with_move_detail": 0, "max": None,
+                                        "cpu_moves": 0, "cpu_seconds": 0.0, "cpu_mean": None, "cpu_max": None}
+
+
+def test_time_per_move_with_cpu_and_longest_moves():
+    outcomes = [timed("g1", ("A", "B"), [1, 2], [2.0, 0.5], [10, 10], cpu=[1.0, 0.4], longest=[0.9, 0.1],
+                      longest_cpu=[0.5, 0.08]),
+                timed("g2", ("B", "A"), [1, 2], [3.0, 1.0], [10, 10], cpu=[2.0, 0.6], longest=[0.7, 0.3],
+                      longest_cpu=[0.6, 0.2])]
+    t = move_times(outcomes)
+    assert t["A"].complete and t["A"].max_move == 0.9 and t["A"].cpu_max_move == 0.5
+    assert t["A"].cpu_mean == pytest.approx(1.6 / 20) and t["B"].cpu_mean == pytest.approx(2.4 / 20)
+    table = format_ratings_table(rate_outcomes(outcomes))
+    row = next(line for line in table.splitlines() if line.startswith("A ") and "900" in line)
+    assert row.split() == ["A", "20", "150", "900", "80", "500"]
+    assert "~" not in table.split("Time per move")[1]
+    # A game without the detail (a continuation, an older file) leaves its totals in the mean only.
+    mixed = move_times(outcomes + [timed("g3", ("A", "B"), [1, 2], [5.0, 0.1], [10, 10])])
+    assert not mixed["A"].complete and mixed["A"].detailed_games == 2 and mixed["A"].cpu_moves == 20
+    assert mixed["A"].mean == pytest.approx(8.0 / 30)
+    mixed_table = format_ratings_table(rate_outcomes(outcomes + [timed("g3", ("A", "B"), [1, 2], [5.0, 0.1],
+                                                                      [10, 10])]))
+    assert "~900" in mixed_table and "CPU time is over the games that kept it" in mixed_table
+
+
+def test_a_tournament_records_cpu_and_longest_moves(tmp_path):
+    """Games played from now on keep CPU time and the longest move per seat, and read back."""
+    from forumlab.arena.tournament import run_tournament
+
+    d = TournamentDefinition(config={"players": 3, "max_rounds": 2}, games_per_lineup=1,
+                             agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy")))
+    db = tmp_path / "t.db"
+    run_tournament(d, db, workers=0, progress=False)
+    with ResultStore.open(db, readonly=True) as store:
+        outcomes = store.outcomes()
+    for o in outcomes:
+        assert len(o.move_cpu_seconds) == len(o.move_max_seconds) == len(o.move_max_cpu_seconds) == 3
+        for s in range(3):
+            assert 0 <= o.move_max_seconds[s] <= o.move_seconds[s] + 1e-12
+            assert 0 <= o.move_max_cpu_seconds[s] <= o.move_cpu_seconds[s] + 1e-12
+    t = move_times(outcomes)
+    assert all(v.complete and v.cpu_mean is not None for v in t.values())
+    report = json.loads(run("ratings", db, "--json").stdout)
+    assert all(a["move_time"]["cpu_mean"] is not None for a in report["agents"])
 
 
 def test_time_per_move_in_json_and_csv(quickstart_db):

@@ -89,10 +89,10 @@ def test_time_per_move_and_definition_tables(tmp_path):
     text = text_of(out)
     # Seats 0, 1, 2 took 30, 60, 90 ms a move. A sat in seats 0 and 2: 60 ms on average, 90
     # in its slower game; B in seats 1 and 0: 45 and 60.
-    assert 'id="times-1"' in text and "Mean ms/move" in text and "CPU time is not recorded" in text
+    assert 'id="times-1"' in text and "Wall mean ms" in text and "CPU time was not recorded" in text
     times = text[text.index('id="times-1"'):text.index('id="seats-1"')]
-    assert "<tr><td>A</td><td>40</td><td>60</td><td>90</td>" in times
-    assert "<tr><td>B</td><td>40</td><td>45</td><td>60</td>" in times
+    assert "<tr><td>A</td><td>40</td><td>60</td><td>~90</td><td>-</td><td>-</td>" in times
+    assert "<tr><td>B</td><td>40</td><td>45</td><td>~60</td><td>-</td><td>-</td>" in times
     assert "<pre>" not in text  # the definition is a table, not raw JSON
     assert "<td>games_per_lineup</td>" in text and ">Agent spec</th>" in text
 

@@ -98,6 +98,12 @@ class GameOutcome:
     started: float = 0.0  # unix time
     finished: float = 0.0
     host: str = ""
+    # Per seat, when the whole game was measured in one worker (empty otherwise, and in
+    # files written before these were kept): CPU seconds of the thread that called act(),
+    # summed, and the longest single move in wall-clock and in CPU seconds.
+    move_cpu_seconds: list[float] = field(default_factory=list)
+    move_max_seconds: list[float] = field(default_factory=list)
+    move_max_cpu_seconds: list[float] = field(default_factory=list)
 
     @classmethod
     def for_job(cls, job: GameJob, **fields: Any) -> GameOutcome:

@@ -352,43 +352,73 @@ def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> R
 
 @dataclass(frozen=True)
 class MoveTimes:
-    """Time one agent took per move, from the per-game totals a results file keeps.
+    """Time one agent took per move.
 
-    Results files store, per game and seat, the summed wall-clock seconds of the agent's
-    ``act()`` calls and their number, not each move: the mean per move is exact, the
-    maximum is that of the per-game means (the slowest game's average move), and CPU time
-    is not recorded.
+    Every results file keeps, per game and seat, the summed wall-clock seconds of the
+    agent's ``act()`` calls and their number, so the wall-clock mean per move is always
+    exact. Files written since per-move timings are kept also hold, per game and seat, the
+    CPU seconds of the thread that called ``act()`` and the longest single move (wall and
+    CPU); games without them (older files, or a game continued after its worker died)
+    leave those fields to the games that have them, or None when none has.
     """
 
     moves: int  # agent moves timed (fallback moves after a fault excluded)
     games: int  # entries (game and seat) with at least one timed move
     seconds: float  # total wall-clock seconds
-    mean: float  # seconds per move over all moves
-    slowest_game_mean: float  # the largest per-entry mean
+    mean: float  # wall seconds per move over all moves
+    slowest_game_mean: float  # the largest per-entry wall mean
+    detailed_games: int = 0  # entries that kept CPU time and single-move maxima
+    max_move: float | None = None  # the longest single move (wall), over those entries
+    cpu_moves: int = 0  # moves of those entries
+    cpu_seconds: float = 0.0
+    cpu_mean: float | None = None  # CPU seconds per move over those moves
+    cpu_max_move: float | None = None  # the longest single move in CPU seconds
+
+    @property
+    def complete(self) -> bool:
+        """True when every timed entry kept CPU time and single-move maxima."""
+        return self.detailed_games == self.games
 
 
 def move_times(outcomes: Iterable[GameOutcome]) -> dict[str, MoveTimes]:
-    """Per agent time per move from the outcomes' per-seat totals.
+    """Per agent time per move from the outcomes' per-seat timings.
 
     Args:
-        outcomes: finished games (``move_seconds`` and ``moves_made`` per seat; entries
-            without them, e.g. from hand-made outcomes, are skipped).
+        outcomes: finished games (``move_seconds`` and ``moves_made`` per seat, and where
+            kept ``move_cpu_seconds``, ``move_max_seconds``, ``move_max_cpu_seconds``;
+            entries without moves, e.g. hand-made outcomes, are skipped).
 
     Returns:
         Agent label -> :class:`MoveTimes`, for agents with at least one timed move.
     """
-    acc: dict[str, list[float]] = {}
+    acc: dict[str, dict] = {}
     for o in outcomes:
         secs, made = list(o.move_seconds or ()), list(o.moves_made or ())
-        for label, t, m in zip(o.labels, secs, made):
+        cpu = list(getattr(o, "move_cpu_seconds", None) or ())
+        longest = list(getattr(o, "move_max_seconds", None) or ())
+        longest_cpu = list(getattr(o, "move_max_cpu_seconds", None) or ())
+        detailed = len(cpu) == len(longest) == len(longest_cpu) == len(o.labels)
+        for s, (label, t, m) in enumerate(zip(o.labels, secs, made)):
             if m <= 0:
                 continue
-            row = acc.setdefault(label, [0, 0, 0.0, 0.0])
-            row[0] += int(m)
-            row[1] += 1
-            row[2] += float(t)
-            row[3] = max(row[3], float(t) / m)
-    return {a: MoveTimes(int(r[0]), int(r[1]), r[2], r[2] / r[0], r[3]) for a, r in sorted(acc.items())}
+            row = acc.setdefault(label, {"moves": 0, "games": 0, "seconds": 0.0, "slowest": 0.0, "detailed": 0,
+                                         "max": None, "cpu_moves": 0, "cpu": 0.0, "cpu_max": None})
+            row["moves"] += int(m)
+            row["games"] += 1
+            row["seconds"] += float(t)
+            row["slowest"] = max(row["slowest"], float(t) / m)
+            if detailed:
+                row["detailed"] += 1
+                row["max"] = max(row["max"] or 0.0, float(longest[s]))
+                row["cpu_moves"] += int(m)
+                row["cpu"] += float(cpu[s])
+                row["cpu_max"] = max(row["cpu_max"] or 0.0, float(longest_cpu[s]))
+    return {a: MoveTimes(moves=r["moves"], games=r["games"], seconds=r["seconds"], mean=r["seconds"] / r["moves"],
+                         slowest_game_mean=r["slowest"], detailed_games=r["detailed"], max_move=r["max"],
+                         cpu_moves=r["cpu_moves"], cpu_seconds=r["cpu"],
+                         cpu_mean=r["cpu"] / r["cpu_moves"] if r["cpu_moves"] else None,
+                         cpu_max_move=r["cpu_max"])
+            for a, r in sorted(acc.items())}
 
 
 def rate_outcomes(outcomes: Iterable[GameOutcome], anchor: str | None = None,
@@ -487,8 +517,10 @@ def ratings_report(r: Ratings) -> dict:
         if r.move_times is not None:
             t = r.move_times.get(a)
             agents[-1]["move_time"] = None if t is None else {
-                "clock": "wall", "moves": t.moves, "entries": t.games, "seconds": t.seconds,
-                "mean": t.mean, "max_game_mean": t.slowest_game_mean, "cpu": None}
+                "moves": t.moves, "entries": t.games, "seconds": t.seconds, "mean": t.mean,
+                "max_game_mean": t.slowest_game_mean, "entries_with_move_detail": t.detailed_games,
+                "max": t.max_move, "cpu_moves": t.cpu_moves, "cpu_seconds": t.cpu_seconds,
+                "cpu_mean": t.cpu_mean, "cpu_max": t.cpu_max_move}
     order = r.ranking()
     los_pairs = [{"higher": a, "lower": b, "los": r.superiority[a][b]} for a, b in zip(order, order[1:])]
     seats = {}
@@ -523,8 +555,9 @@ def ratings_report(r: Ratings) -> dict:
                                      f"bars touch at a likelihood of superiority of {COMPARISON_LOS}"),
             "comparison_z": COMPARISON_Z,
             "quasi_variance_worst_error": r.quasi_error,
-            "move_time": ("wall-clock seconds of act() per move, from per-game totals: mean over all "
-                          "moves, max_game_mean = the slowest game's mean; CPU time is not recorded"),
+            "move_time": ("seconds per move of act(): mean = wall clock over all moves; max_game_mean = the "
+                          "slowest game's wall mean; max, cpu_mean, cpu_max (CPU of the calling thread) over "
+                          "the entries_with_move_detail games that kept them, null if none did"),
         },
         "los_pairs": los_pairs,
         "agents": agents,
@@ -583,8 +616,17 @@ def scale_note(r: Ratings) -> str:
             "the next row's.")
 
 
+def _ms(v: float | None) -> str:
+    return "-" if v is None else f"{v * 1e3:.3g}"
+
+
 def format_move_times(r: Ratings) -> str | None:
     """Time per move per agent as a small table, agents in rating order.
+
+    Wall-clock mean (exact from the stored totals) and maximum, and CPU mean and maximum
+    (of the thread that called ``act()``). Where a game did not keep single-move times
+    (files written before they were kept), the wall maximum falls back to the slowest
+    game's mean and is marked ``~``; a footnote says over how many games CPU time is known.
 
     Args:
         r: ratings from :func:`rate_outcomes` (or any with ``move_times``).
@@ -594,17 +636,29 @@ def format_move_times(r: Ratings) -> str | None:
     """
     if not r.move_times:
         return None
-    header = ("Agent", "Moves", "Mean ms/move", "Max ms/move (slowest game's mean)")
+    header = ("Agent", "Moves", "Wall mean ms", "Wall max ms", "CPU mean ms", "CPU max ms")
     rows = []
+    approximate = partial = False
     for a in r.ranking():
         t = r.move_times.get(a)
         if t is None:
-            rows.append((a, "0", "-", "-"))
+            rows.append((a, "0", "-", "-", "-", "-"))
+            continue
+        if t.complete:
+            wall_max = _ms(t.max_move)
         else:
-            rows.append((a, str(t.moves), f"{t.mean * 1e3:.3g}", f"{t.slowest_game_mean * 1e3:.3g}"))
-    out = ["Time per move: wall clock of the agent's act(), from the per-game totals results files keep "
-           "(so the max is the slowest game's mean per move; CPU time is not recorded)"]
+            # Not every game kept its longest move: the slowest game's mean is a lower bound.
+            wall_max = "~" + _ms(max(t.slowest_game_mean, t.max_move or 0.0))
+            approximate = True
+            partial = partial or t.detailed_games > 0
+        rows.append((a, str(t.moves), _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move)))
+    out = ["Time per move (wall clock and CPU time of the thread that ran the agent's act())"]
     out += _columns(header, rows)
+    if approximate:
+        out.append("~ some games kept only their total time (results written before single-move times were "
+                   "kept): the largest of the known longest moves and the slowest game's mean per move, "
+                   "a lower bound; CPU time " + ("is over the games that kept it." if partial
+                                                 else "was not recorded."))
     return "\n".join(out)
 
 

@@ -171,6 +171,7 @@ def run_job(job: GameJob) -> GameOutcome:
     faults: list[Fault] = list(job.prior_faults)
     seconds = _per_seat(job.prior_seconds, n, 0.0)
     counts = _per_seat(job.prior_counts, n, 0)
+    cpu, longest, longest_cpu = [0.0] * n, [0.0] * n, [0.0] * n
     ctrl_c = _CtrlC()
     with ctrl_c.watching():
         agents = _create_agents(job, n, faults, ctrl_c, report)
@@ -195,6 +196,7 @@ def run_job(job: GameJob) -> GameOutcome:
             if seat not in faulty and agent is not None:
                 fault = None
                 t0 = time.perf_counter()
+                c0 = time.thread_time()  # the searching thread's CPU, as cpu_time budgets count it
                 try:
                     with _hard_limit(job.hard_limit):
                         move = agent.act(view)
@@ -204,8 +206,12 @@ def run_job(job: GameJob) -> GameOutcome:
                     kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
                     fault = (kind, exception_line(exc))
                 elapsed = time.perf_counter() - t0
+                used = time.thread_time() - c0
                 seconds[seat] += elapsed
                 counts[seat] += 1
+                cpu[seat] += used
+                longest[seat] = max(longest[seat], elapsed)
+                longest_cpu[seat] = max(longest_cpu[seat], used)
                 if fault is None and move not in set(state.legal_moves().tolist()):
                     fault = (FAULT_ILLEGAL, f"returned {move!r}, which is not a legal move")
                 if fault is None and limit is not None and elapsed > limit:
@@ -234,4 +240,8 @@ def run_job(job: GameJob) -> GameOutcome:
         started=started,
         finished=time.time(),
         host=socket.gethostname(),
+        # A continuation's earlier moves were timed in a worker that died: only the totals
+        # above survived it, so these are left unknown rather than partial.
+        **({} if job.restarts else {"move_cpu_seconds": cpu, "move_max_seconds": longest,
+                                    "move_max_cpu_seconds": longest_cpu}),
     )

@@ -101,14 +101,25 @@ CREATE TABLE games (
     session      INTEGER REFERENCES sessions(id)
 );
 CREATE INDEX games_grp ON games(grp);
+CREATE TABLE move_times (
+    key             TEXT PRIMARY KEY REFERENCES games(key),
+    cpu_seconds     TEXT NOT NULL,
+    max_seconds     TEXT NOT NULL,
+    max_cpu_seconds TEXT NOT NULL
+);
 """ + "".join(
     f"""
 CREATE TRIGGER {table}_no_{op} BEFORE {op.upper()} ON {table}
 BEGIN SELECT RAISE(ABORT, 'forumlab results are append-only'); END;
 """
-    for table in ("meta", "tournament", "sessions", "games")
+    for table in ("meta", "tournament", "sessions", "games", "move_times")
     for op in ("update", "delete")
 )
+
+# Per game and seat, JSON lists: CPU seconds of the thread that called act(), summed, and
+# the longest single move in wall and in CPU seconds. Files made before this table existed
+# lack it and stay valid (it is not required); their games simply have no such timings.
+MOVE_TIME_COLUMNS = ("cpu_seconds", "max_seconds", "max_cpu_seconds")
 
 GAME_COLUMNS = (
     "key", "grp", "lineup", "rotation", "seed", "labels", "specs", "agent_seeds", "moves",

@@ -25,6 +25,9 @@ Schema (``SCHEMA_VERSION`` 1; JSON columns hold compact JSON text)::
                 labels, specs, agent_seeds, moves, scores, ranks, faults, move_seconds,
                 moves_made (JSON), plies, termination, fault_count, started, finished, host,
                 recorded REAL (commit time), session INTEGER -> sessions.id
+    move_times  key TEXT PRIMARY KEY -> games.key; cpu_seconds, max_seconds, max_cpu_seconds
+                (JSON, per seat): CPU time of the agent's thread and the longest move, for
+                games measured whole; absent from files made before it was added (still read)
 
 A study is extended, never shortened: ``create(..., extend=True)`` with a definition that
 differs from the stored one only by a larger ``games_per_lineup`` appends the new definition
@@ -62,6 +65,7 @@ from .sqlite import (
     APP_NAME,
     APPLICATION_ID,
     GAME_COLUMNS,
+    MOVE_TIME_COLUMNS,
     SCHEMA_VERSION,
     SYNCHRONOUS,
     StoreError,
@@ -249,6 +253,9 @@ class ResultStore:
             except BaseException:
                 ro.close()
                 raise
+            # Files made before per-move timings were kept have no move_times table.
+            self._move_times = bool(fetch(path, ro, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                                    "AND name = 'move_times'"))
             self.definition = definition
             self.versions = info["versions"]
             self.tournament_id = info["id"]
@@ -284,6 +291,7 @@ class ResultStore:
         """
         conn = self._writable()
         row = _outcome_row(outcome)
+        timings = _move_time_row(outcome)
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -303,6 +311,10 @@ class ResultStore:
                 f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
                 [row[c] for c in GAME_COLUMNS])
+            if self._move_times and timings is not None:  # in the same transaction as the game
+                conn.execute(f"INSERT INTO move_times (key, {', '.join(MOVE_TIME_COLUMNS)}) "
+                             f"VALUES (?, {', '.join('?' * len(MOVE_TIME_COLUMNS))})",
+                             [row["key"], *timings])
             conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             rollback(conn)
@@ -432,6 +444,11 @@ class ResultStore:
             StoreError: the store is closed, cannot be read or holds a damaged row.
         """
         cols = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
+        if self._move_times:
+            timing_cols = ", " + ", ".join(f"t.{c}" for c in MOVE_TIME_COLUMNS)
+            timing_join = "LEFT JOIN move_times t ON t.key = g.key "
+        else:
+            timing_cols = timing_join = ""
         # The games present now, read page by page: each page is one complete query, so no
         # read lock is held while the caller works on the rows (a slow export must not
         # stall a running tournament's commits).  Rows are append-only and ``seq`` only
@@ -440,16 +457,17 @@ class ResultStore:
         after = 0
         while after < last:
             rows = self._query(
-                f"SELECT g.seq, {cols}, s.versions FROM games g "
-                "LEFT JOIN sessions s ON s.id = g.session "
+                f"SELECT g.seq, {cols}{timing_cols}, s.versions FROM games g "
+                f"LEFT JOIN sessions s ON s.id = g.session {timing_join}"
                 "WHERE g.seq > ? AND g.seq <= ? ORDER BY g.seq LIMIT ?",
                 (after, last, PAGE_ROWS))
             if not rows:
                 return
             for row in rows:
                 data = dict(zip(GAME_COLUMNS, row[1:]))
+                timings = dict(zip(MOVE_TIME_COLUMNS, row[1 + len(GAME_COLUMNS):-1]))
                 try:
-                    outcome = _row_outcome(data)
+                    outcome = _row_outcome(data, timings)
                     versions = None if row[-1] is None else json.loads(row[-1])
                 except (ValueError, TypeError, KeyError) as exc:
                     raise StoreError(
@@ -634,7 +652,19 @@ def _outcome_row(o: GameOutcome) -> dict[str, Any]:
         raise StoreError(f"game {o.key} cannot be recorded: {exc}") from None
 
 
-def _row_outcome(row: dict[str, Any]) -> GameOutcome:
+def _move_time_row(o: GameOutcome) -> list[str] | None:
+    """The move_times row of ``o`` (JSON lists), or None when the game has no such timings."""
+    lists = (o.move_cpu_seconds, o.move_max_seconds, o.move_max_cpu_seconds)
+    if not all(lists):
+        return None
+    try:
+        return [_dumps([float(v) for v in values]) for values in lists]
+    except ValueError as exc:  # NaN/inf
+        raise StoreError(f"game {o.key} cannot be recorded: {exc}") from None
+
+
+def _row_outcome(row: dict[str, Any], timings: dict[str, Any] | None = None) -> GameOutcome:
+    timings = {k: json.loads(v) for k, v in (timings or {}).items() if v is not None}
     return GameOutcome(
         key=row["key"], group=row["grp"], lineup=row["lineup"], rotation=row["rotation"],
         seed=row["seed"], labels=tuple(json.loads(row["labels"])),
@@ -645,4 +675,6 @@ def _row_outcome(row: dict[str, Any]) -> GameOutcome:
         faults=[Fault(**f) for f in json.loads(row["faults"])],
         move_seconds=json.loads(row["move_seconds"]), moves_made=json.loads(row["moves_made"]),
         started=row["started"], finished=row["finished"], host=row["host"],
+        move_cpu_seconds=timings.get("cpu_seconds", []), move_max_seconds=timings.get("max_seconds", []),
+        move_max_cpu_seconds=timings.get("max_cpu_seconds", []),
     )

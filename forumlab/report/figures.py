@@ -122,8 +122,9 @@ def ratings_figure(section: ReportSection) -> str:
 
 
 def times_figure(section: ReportSection) -> str | None:
-    """Wall-clock milliseconds per move per agent: the mean (bar) and the slowest game's mean
-    (dot), on a log scale; None when the games carry no timings."""
+    """Wall-clock milliseconds per move per agent: the mean (bar) and the longest move (dot;
+    the slowest game's mean where single moves were not kept), on a log scale; None when
+    the games carry no timings."""
     times = section.ratings.move_times or {}
     order = [a for a in section.ratings.ranking() if a in times]
     if not order:
@@ -132,9 +133,12 @@ def times_figure(section: ReportSection) -> str | None:
     ax = fig.add_subplot()
     y = np.arange(len(order))[::-1]
     mean = np.array([max(times[a].mean, 1e-7) * 1e3 for a in order])
-    worst = np.array([max(times[a].slowest_game_mean, 1e-7) * 1e3 for a in order])
+    worst = np.array([max(times[a].max_move if times[a].complete
+                          else max(times[a].slowest_game_mean, times[a].max_move or 0.0), 1e-7) * 1e3
+                      for a in order])
+    complete = all(times[a].complete for a in order)
     ax.barh(y, mean, color="C0", label="mean over all moves")
-    ax.plot(worst, y, "o", color="C3", label="slowest game's mean")
+    ax.plot(worst, y, "o", color="C3", label="longest move" if complete else "longest move (or slowest game's mean)")
     ax.set_xscale("log")
     ax.set_yticks(y, order)
     ax.set_xlabel("milliseconds per move (wall clock)")

@@ -126,25 +126,41 @@ def _h2h_part(s: ReportSection, k: int) -> str:
               'seat. "Won": games won outright, a win shared by k seats counting 1/k.</p>')
 
 
+def _ms(v) -> str:
+    return "-" if v is None else f"{v * 1e3:.3g}"
+
+
 def _times_part(s: ReportSection, k: int) -> str:
     times = s.ratings.move_times or {}
     if not times:
         return "<p>These games carry no move timings.</p>"
     rows = []
+    approximate = partial = False
     for a in s.agents:
         t = times.get(a)
-        if t is not None:
-            rows.append([a, t.moves, f"{t.mean * 1e3:.3g}", f"{t.slowest_game_mean * 1e3:.3g}",
-                         f"{t.seconds:.1f}"])
+        if t is None:
+            continue
+        if t.complete:
+            wall_max = _ms(t.max_move)
+        else:
+            wall_max = "~" + _ms(max(t.slowest_game_mean, t.max_move or 0.0))
+            approximate = True
+            partial = partial or t.detailed_games > 0
+        rows.append([a, t.moves, _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move), f"{t.seconds:.1f}"])
     html = ""
     uri = figures.times_figure(s) if len(s.agents) >= 2 else None  # one bar compares nothing
     if uri is not None:
-        html += _figure(f"fig-times-{k}", uri, "Milliseconds per move, wall clock, log scale.")
-    html += _table(["Agent", "Moves", "Mean ms/move", "Max ms/move (slowest game's mean)", "Total s"], rows)
-    html += ('<p class="note">Wall clock of the agent\'s act() calls. Results files keep each game\'s total '
-             "per seat and its number of moves, not every move: the mean is exact, the max is the largest "
-             "per-game mean, and CPU time is not recorded.</p>")
-    return html
+        html += _figure(f"fig-times-{k}", uri, "Milliseconds per move, wall clock, log scale: the mean "
+                                               "(bar) and the longest move (dot).")
+    html += _table(["Agent", "Moves", "Wall mean ms", "Wall max ms", "CPU mean ms", "CPU max ms", "Total wall s"],
+                   rows)
+    note = ("Wall clock and CPU time (of the thread that ran the agent's act()) per move; the wall mean is "
+            "exact from the totals every results file keeps.")
+    if approximate:
+        note += (" ~: some games kept only their total time (written before single-move times were kept), so "
+                 "the maximum is the largest of the known longest moves and the slowest game's mean, a lower "
+                 "bound; CPU time " + ("is over the games that kept it." if partial else "was not recorded."))
+    return html + f'<p class="note">{escape(note)}</p>'
 
 
 def _seats_part(s: ReportSection, k: int) -> str:
