@@ -330,3 +330,16 @@ def test_an_install_holds_only_the_forumlab_package():
     assert packages and all(p == "forumlab" or p.startswith("forumlab.") for p in packages), packages
     # ... while the benchmarks still run from a checkout (tests import them from the root).
     import benchmarks.positions  # noqa: F401
+
+
+def test_without_games_a_run_continues_an_extended_study_at_its_size(tmp_path, monkeypatch):
+    """After an extension, the command that made the file (no --games) still reuses it."""
+    monkeypatch.chdir(tmp_path)
+    base = ["tournament", "run", "-a", "random", "-a", "greedy", "-p", "2", *TINY]
+    assert run(*base).exit_code == 0
+    assert run(*base, "--games", "3").exit_code == 0
+    again = run(*base)
+    assert again.exit_code == 0, again.output
+    assert "already holds 6 games" in again.stderr and "nothing is played" in again.stderr
+    # An explicit smaller --games is still refused.
+    assert "holds 3 rotation groups" in one_line_error(run(*base, "--games", "1"))

@@ -244,6 +244,10 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
     # The whole definition is validated here, before the results file is created.
     definition = _definition_from_options(config_file, game, players, options, agents, fmt, candidate,
                                           games, rotations, seed, move_time, hard_limit, sprt)
+    if games is None and config_file is None:
+        # No --games: continue the file's study at the size it has (it may have been
+        # extended), instead of refusing it for holding more groups than the default.
+        definition = _at_stored_size(db, definition)
     new_file = not os.path.lexists(db)
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game), extend=True) as store:
@@ -260,6 +264,27 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
             _remove_if_empty(db)
         raise
     _print_ratings(db)
+
+
+def _at_stored_size(db, definition):
+    """``definition`` with the stored ``games_per_lineup`` of ``db`` if the file holds the same
+    tournament with more groups per lineup; else ``definition`` (any problem with the file
+    is reported when it is opened for writing)."""
+    from .store import ResultStore, canonical_json
+
+    if not os.path.isfile(db):
+        return definition
+    try:
+        with ResultStore.open(db, readonly=True) as store:
+            stored = store.definition
+    except ForumlabError:
+        return definition
+    held = stored.get("games_per_lineup")
+    ours = definition.to_json()
+    if (isinstance(held, int) and held > definition.games_per_lineup
+            and canonical_json({**ours, "games_per_lineup": held}) == canonical_json(stored)):
+        return replace(definition, games_per_lineup=held)
+    return definition
 
 
 def _say_reused(db, store, definition) -> None:
