@@ -20,7 +20,9 @@ A TOML file looks like::
     spec = "greedy"
 
 The definition (not the execution settings such as workers) identifies a tournament:
-the results store refuses to mix games of two different definitions.
+the results store refuses to mix games of two different definitions. The one change it
+takes is a larger ``games_per_lineup``, which extends the study with new rotation groups
+(the existing groups keep their keys and seeds; see :mod:`forumlab.arena.store`).
 
 Every field is checked when a definition is made (:func:`validate`), before any results
 file exists: types, ranges (``seed`` fits in 64 bits; ``move_time`` and ``hard_limit`` are
