@@ -575,6 +575,11 @@ class State:
         if not self.game.perfect_information:
             view.history = []
             view._before = []  # the true arrays of earlier plies hold the hidden parts
+            # The seed drives every shuffle: game.new_state(seed) would rebuild the true
+            # deal. The view gets a seed drawn from the resampling stream instead.
+            from .rng import next_u64
+
+            view.seed = int(next_u64(rng) >> np.uint64(33))
         return view
 
     def _ply(self) -> int:

@@ -24,7 +24,8 @@ choice until the reveal (after it, the unchosen half of each pair).
    neither in o's pair nor anyone's choice are shuffled and each other seat gets the
    next one as the other half of its pair.
 4. Each Consul token pile is shuffled (sizes 1-4).
-5. The RNG word is replaced by a draw from ``rng``.
+5. The RNG word is replaced by a draw from ``rng``, and the seed slot is cleared (no draw):
+   the seed would rebuild the true deal through ``new_state``.
 """
 import numpy as np
 from numba import njit
@@ -54,6 +55,7 @@ from .layout import (
     ROLE,
     ROLE_DEALT,
     ROLE_PICK,
+    SEED,
     SEEN,
     SPARE,
     SPARE_N,
@@ -162,6 +164,7 @@ def determinize(s, observer, rng):
         s[base:base + s[CPILE_N + size]] = np.sort(s[base:base + s[CPILE_N + size]])
         shuffle(s, base, base + s[CPILE_N + size], rng)
     s[RNG] = np.int64(next_u64(rng) >> np.uint64(1))
+    s[SEED] = 0  # the seed would rebuild the true deal (new_state(seed)): never shown
 
 
 @njit(cache=True)
@@ -277,6 +280,7 @@ def observation(array: np.ndarray, seat: int) -> np.ndarray:
             seen[ROLE_DEALT + 2 * q:ROLE_DEALT + 2 * q + 2] = 0
     seen[SEEN:SEEN + 128] = 0
     seen[RNG] = 0
+    seen[SEED] = 0
     for q in range(int(array[N_PLAYERS])):
         if q == seat:
             continue
