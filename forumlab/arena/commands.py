@@ -113,7 +113,7 @@ def _ratings_csv(r, echo):
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["agent", "elo", "elo_low", "elo_high", "games", "win_rate", "mean_rank", "mean_score",
                 "comparison_low", "comparison_high", "los_next", "ms_per_move", "max_game_ms_per_move",
-                "separated"])
+                "max_ms_per_move", "cpu_ms_per_move", "cpu_max_ms_per_move", "separated"])
     for a in r.ranking():
         st = r.agent_stats[a]
         low, high = r.elo_interval[a]
@@ -123,7 +123,12 @@ def _ratings_csv(r, echo):
         w.writerow([a, f"{r.fit.elo[a]:.1f}", f"{low:.1f}", f"{high:.1f}", st.games, f"{st.win_rate:.4f}",
                     f"{st.mean_rank:.4f}", f"{st.mean_score:.4f}", f"{c_low:.1f}", f"{c_high:.1f}",
                     "" if los is None else f"{los:.4f}", "" if t is None else f"{t.mean * 1e3:.4g}",
-                    "" if t is None else f"{t.slowest_game_mean * 1e3:.4g}", int(a in r.separation.position)])
+                    "" if t is None else f"{t.slowest_game_mean * 1e3:.4g}",
+                    # single-move figures only when every game of the agent kept them
+                    "" if t is None or not t.complete else f"{t.max_move * 1e3:.4g}",
+                    "" if t is None or not t.complete else f"{t.cpu_mean * 1e3:.4g}",
+                    "" if t is None or not t.complete else f"{t.cpu_max_move * 1e3:.4g}",
+                    int(a in r.separation.position)])
     echo(buf.getvalue().rstrip("\n"))
 
 
