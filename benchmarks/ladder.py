@@ -185,7 +185,7 @@ def self_play(game_obj, games: int = SELF_PLAY_GAMES):
         history = [state.copy()]
         while not state.is_terminal:
             t0 = time.thread_time()  # CPU, not wall: the estimate should not grow with the load
-            move = agents[state.current_player].act(state.copy())
+            move = agents[state.current_player].act(state.view_for(state.current_player))
             seconds += time.thread_time() - t0
             moves += 1
             state.play(move)
@@ -219,7 +219,7 @@ def cpu_per_move(spec: str, positions) -> float:
     for i, state in enumerate(positions):
         agent = create_agent(spec, seed=i)
         t0 = time.thread_time()
-        agent.act(state.copy())
+        agent.act(state.view_for(state.current_player))
         used.append(time.thread_time() - t0)
     return sum(used) / len(used)
 
@@ -430,7 +430,7 @@ def main(game, players, budget, groups, workers, out, seed, specs, variations, n
     searching += [budget_spec(a, b) for a, b, _ in curve_one]
     for family in dict.fromkeys(parse_spec(s)[0] for s in searching):
         warm = budget_spec(family, min(curve_budgets)) if family in SEARCH_AGENTS else family
-        create_agent(warm, seed=0).act(positions[0].copy())
+        create_agent(warm, seed=0).act(positions[0].view_for(positions[0].current_player))
     cpu = {spec: cpu_per_move(spec, positions) for spec in dict.fromkeys(searching)}
     move_seconds = {**cpu, ANCHOR: greedy_move}
 

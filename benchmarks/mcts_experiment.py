@@ -105,13 +105,13 @@ def probe(game: str, players: int, agent: str, plies: int, seed: int) -> dict:
     state = create_game(game, {"players": players}).new_state(seed)
     mover = create_agent("random", seed=seed)
     for _ in range(plies):
-        state.play(mover.act(state))
+        state.play(mover.act(state.view_for(state.current_player)))
     # The first search of a process also compiles (cold cache) or loads the kernels,
     # which a time budget counts: a cold probe of 3-player Forum Romanum at cpu_time=0.1
     # ran one chunk of 64 iterations (about 8,000 when warm). A throwaway search first.
-    create_agent(agent, seed=seed).act(state)
+    create_agent(agent, seed=seed).act(state.view_for(state.current_player))
     searcher = create_agent(agent, seed=seed)
-    move = searcher.act(state)
+    move = searcher.act(state.view_for(state.current_player))
     nodes, rewards, _, _ = searcher._tree
     cap = int(nodes[0, kernel.F_NCHILD])
     moves, visits, means = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)

@@ -63,7 +63,7 @@ def measure(spec: str, state, seed: int) -> dict:
     """One fresh search of ``spec`` from ``state``: iterations, wall, thread and process CPU."""
     agent = create_agent(spec, seed=seed)
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    agent.act(state.copy())
+    agent.act(state.view_for(state.current_player))
     wall, process_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     s = agent.last_search
     return {"iterations": s["iterations"], "wall": wall, "cpu": s["cpu_seconds"], "process_cpu": process_cpu}
@@ -71,9 +71,9 @@ def measure(spec: str, state, seed: int) -> dict:
 
 def speed_at(state, seconds: float, rounds: int) -> dict:
     """Both thread counts at one position, alternating, on equal iteration budgets."""
-    create_agent("mcts(iterations=200, threads=2)", seed=0).act(state.copy())  # compile / load
+    create_agent("mcts(iterations=200, threads=2)", seed=0).act(state.view_for(state.current_player))  # compile / load
     calibration = create_agent(f"mcts(cpu_time={seconds:g})", seed=0)
-    calibration.act(state.copy())
+    calibration.act(state.view_for(state.current_player))
     n = max(THREADS[-1], calibration.last_search["iterations"])
     runs = {k: [] for k in THREADS}
     for r in range(rounds):

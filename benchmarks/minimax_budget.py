@@ -28,7 +28,7 @@ def measure(name: str, budget: str, state, seed: int) -> dict:
     agent = create_agent(f"{name}({budget})", seed=seed)
     t0 = time.perf_counter()
     c0 = time.thread_time()
-    agent.act(state.copy())
+    agent.act(state.view_for(state.current_player))
     wall = time.perf_counter() - t0
     cpu = time.thread_time() - c0
     s = agent.last_search
@@ -45,7 +45,7 @@ def main(budget: str, repeat: int) -> None:
     for game, config in POSITIONS:
         state = create_game(game, config).new_state(0)
         for name in AGENTS:
-            create_agent(f"{name}(depth=1)", seed=0).act(state.copy())  # compile / load
+            create_agent(f"{name}(depth=1)", seed=0).act(state.view_for(state.current_player))  # compile / load
             for seed in range(repeat):
                 results.append({"game": game, "config": config, "agent": f"{name}({budget})",
                                 **measure(name, budget, state, seed)})

@@ -41,7 +41,7 @@ def _self_play(game, spec: str) -> State:
     agents = [create_agent(spec, seed=100 + s) for s in range(game.players)]
     full = game.new_state(1)
     while not full.is_terminal:
-        full.play(agents[full.current_player].act(full))
+        full.play(agents[full.current_player].act(full.view_for(full.current_player)))
     return full
 
 

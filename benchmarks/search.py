@@ -37,7 +37,7 @@ MINIMAX_SPECS = {
 
 def bench_mcts(spec_template: str, state, seconds: float) -> dict:
     """Iterations per second of fresh searches from ``state``."""
-    create_agent(spec_template.format(n=200), seed=0).act(state.copy())  # compile / load
+    create_agent(spec_template.format(n=200), seed=0).act(state.view_for(state.current_player))  # compile / load
     n = 2000
     iterations = 0
     elapsed = 0.0
@@ -45,7 +45,7 @@ def bench_mcts(spec_template: str, state, seconds: float) -> dict:
     while elapsed < seconds:
         agent = create_agent(spec_template.format(n=n), seed=searches)
         t0 = time.perf_counter()
-        agent.act(state.copy())
+        agent.act(state.view_for(state.current_player))
         elapsed += time.perf_counter() - t0
         iterations += agent.last_search["iterations"]
         searches += 1
@@ -59,7 +59,7 @@ def bench_minimax(spec: str, state, seconds: float) -> dict:
     and per CPU second of this thread (the search runs in it); the latter hardly
     changes when other processes share the cores, so it is the figure to compare
     side by side on a busy machine."""
-    create_agent(spec, seed=0).act(state.copy())  # compile / load
+    create_agent(spec, seed=0).act(state.view_for(state.current_player))  # compile / load
     nodes = 0
     elapsed = 0.0
     cpu = 0.0
@@ -69,7 +69,7 @@ def bench_minimax(spec: str, state, seconds: float) -> dict:
         agent = create_agent(spec, seed=searches)
         t0 = time.perf_counter()
         c0 = time.thread_time()
-        agent.act(state.copy())
+        agent.act(state.view_for(state.current_player))
         cpu += time.thread_time() - c0
         elapsed += time.perf_counter() - t0
         nodes += agent.last_search["nodes"]
