@@ -16,7 +16,6 @@ import pytest
 from click.testing import CliRunner
 
 import forumlab
-from forumlab.core.errors import ConfigError
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import END_RULES, GameOutcome
 from forumlab.arena.plackett_luce import RatedGame
@@ -31,6 +30,7 @@ from forumlab.arena.ratings import (
 )
 from forumlab.arena.store import ResultStore
 from forumlab.cli import main
+from forumlab.core.errors import ConfigError
 
 DATA = Path(__file__).parent / "data" / "quickstart-ratings.json"
 MCTS, GREEDY = "mcts(iterations=500)", "greedy"

@@ -14,7 +14,7 @@ from forumlab.arena.jobs import END_RULES, GameOutcome
 from forumlab.arena.store import ResultStore
 from forumlab.cli import main
 from forumlab.report import section_from_store
-from forumlab.report.data import game_title, readable_title
+from forumlab.report.data import game_title
 
 from .test_report import figure_ids, parse_report
 

@@ -92,7 +92,8 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
     else:
         faults = sum(len(o.faults) for o in outcomes)
         pooled_from = f" (pooled from {len(pooled.paths)} files)" if len(pooled.paths) > 1 else ""
-        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games{pooled_from}, {faults} faults")
+        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games{pooled_from}, "
+             f"{faults} faults")
         echo(format_ratings_table(r))
         if sprt is not None or definition.get("sprt"):
             from .sequential import format_sprt
@@ -470,12 +471,12 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
             report = balance_report(db)
         if report_path is not None:
             from ..report import section_from_store, write_report
-
             from ..report.data import game_title
 
             # One agent in every seat: the seats part is the study, with the points per
             # scoring source of every seat when the game reports them.
-            title = f"Seat balance: {game_title(definition.to_json())} \u2014 self-play of {spec}, {games} games"
+            title = (f"Seat balance: {game_title(definition.to_json())} \u2014 self-play of {spec}, "
+                     f"{games} games")
             section = section_from_store(db, title=title, breakdown=True)
             if tmp is not None:  # the games' file is about to go: do not name it
                 section = replace(section, sources=())

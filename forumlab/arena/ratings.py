@@ -343,8 +343,8 @@ def rate(games: Iterable, anchor: str | None = None, prior_sd: float = 2.0) -> R
         separation=separation,
         reference=reference,
         quasi_sd=quasi_sd,
-        comparison_interval={a: (fit.elo[a] - COMPARISON_Z * quasi_sd[a], fit.elo[a] + COMPARISON_Z * quasi_sd[a])
-                             for a in agents},
+        comparison_interval={a: (fit.elo[a] - COMPARISON_Z * quasi_sd[a],
+                                 fit.elo[a] + COMPARISON_Z * quasi_sd[a]) for a in agents},
         quasi_error=quasi_error,
         los_next=los_next,
     )
@@ -401,8 +401,9 @@ def move_times(outcomes: Iterable[GameOutcome]) -> dict[str, MoveTimes]:
         for s, (label, t, m) in enumerate(zip(o.labels, secs, made)):
             if m <= 0:
                 continue
-            row = acc.setdefault(label, {"moves": 0, "games": 0, "seconds": 0.0, "slowest": 0.0, "detailed": 0,
-                                         "max": None, "cpu_moves": 0, "cpu": 0.0, "cpu_max": None})
+            row = acc.setdefault(label, {"moves": 0, "games": 0, "seconds": 0.0, "slowest": 0.0,
+                                         "detailed": 0, "max": None, "cpu_moves": 0, "cpu": 0.0,
+                                         "cpu_max": None})
             row["moves"] += int(m)
             row["games"] += 1
             row["seconds"] += float(t)
@@ -413,7 +414,8 @@ def move_times(outcomes: Iterable[GameOutcome]) -> dict[str, MoveTimes]:
                 row["cpu_moves"] += int(m)
                 row["cpu"] += float(cpu[s])
                 row["cpu_max"] = max(row["cpu_max"] or 0.0, float(longest_cpu[s]))
-    return {a: MoveTimes(moves=r["moves"], games=r["games"], seconds=r["seconds"], mean=r["seconds"] / r["moves"],
+    return {a: MoveTimes(moves=r["moves"], games=r["games"], seconds=r["seconds"],
+                         mean=r["seconds"] / r["moves"],
                          slowest_game_mean=r["slowest"], detailed_games=r["detailed"], max_move=r["max"],
                          cpu_moves=r["cpu_moves"], cpu_seconds=r["cpu"],
                          cpu_mean=r["cpu"] / r["cpu_moves"] if r["cpu_moves"] else None,
@@ -549,10 +551,12 @@ def ratings_report(r: Ratings) -> dict:
             "log_likelihood": fit.log_likelihood,
             "converged": fit.converged,
             "tie_parameters": {str(k): v for k, v in fit.tie.items()},
-            "intervals": "Laplace approximation of the posterior: elo +- 1.96 sd of the difference to the anchor",
+            "intervals": ("Laplace approximation of the posterior: elo +- 1.96 sd of the difference to "
+                          "the anchor"),
             "confidence": CONFIDENCE,
-            "comparison_intervals": (f"elo +- {COMPARISON_Z:.4f} quasi-sd (Firth & de Menezes 2004): two equal "
-                                     f"bars touch at a likelihood of superiority of {COMPARISON_LOS}"),
+            "comparison_intervals": (f"elo +- {COMPARISON_Z:.4f} quasi-sd (Firth & de Menezes 2004): "
+                                     "two equal bars touch at a likelihood of superiority of "
+                                     f"{COMPARISON_LOS}"),
             "comparison_z": COMPARISON_Z,
             "quasi_variance_worst_error": r.quasi_error,
             "move_time": ("seconds per move of act(): mean = wall clock over all moves; max_game_mean = the "

@@ -170,7 +170,8 @@ def readable_title(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) 
     return f"{game_title(definition)} \u2014 {games}, {len(agents)} agent{'s' if len(agents) != 1 else ''}"
 
 
-def score_sources(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) -> dict[int, list[dict[str, float]]] | None:
+def score_sources(definition: dict[str, Any],
+                  outcomes: Iterable[GameOutcome]) -> dict[int, list[dict[str, float]]] | None:
     """Mean points per scoring source and seat, for games whose results name the sources.
 
     Each game is replayed from its seed and moves (results files keep the final scores,

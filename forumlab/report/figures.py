@@ -97,7 +97,8 @@ def ratings_figure(section: ReportSection) -> str:
             left = elo < span_low
             edge = span_low if left else span_high
             ax.plot([edge], [yy], "<" if left else ">", color="0.5", clip_on=False)
-            ax.annotate(f"{elo:+.0f} *", (edge, yy), textcoords="offset points", xytext=(8 if left else -8, 4),
+            ax.annotate(f"{elo:+.0f} *", (edge, yy), textcoords="offset points",
+                        xytext=(8 if left else -8, 4),
                         ha="left" if left else "right", fontsize=8, color="0.3")
             continue
         ax.errorbar([elo], [yy], xerr=[[elo - low], [high - elo]], fmt="o", capsize=3,
@@ -138,7 +139,8 @@ def times_figure(section: ReportSection) -> str | None:
                       for a in order])
     complete = all(times[a].complete for a in order)
     ax.barh(y, mean, color="C0", label="mean over all moves")
-    ax.plot(worst, y, "o", color="C3", label="longest move" if complete else "longest move (or slowest game's mean)")
+    ax.plot(worst, y, "o", color="C3",
+            label="longest move" if complete else "longest move (or slowest game's mean)")
     ax.set_xscale("log")
     ax.set_yticks(y, order)
     ax.set_xlabel("milliseconds per move (wall clock)")

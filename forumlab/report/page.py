@@ -146,14 +146,15 @@ def _times_part(s: ReportSection, k: int) -> str:
             wall_max = "~" + _ms(max(t.slowest_game_mean, t.max_move or 0.0))
             approximate = True
             partial = partial or t.detailed_games > 0
-        rows.append([a, t.moves, _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move), f"{t.seconds:.1f}"])
+        rows.append([a, t.moves, _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move),
+                     f"{t.seconds:.1f}"])
     html = ""
     uri = figures.times_figure(s) if len(s.agents) >= 2 else None  # one bar compares nothing
     if uri is not None:
         html += _figure(f"fig-times-{k}", uri, "Milliseconds per move, wall clock, log scale: the mean "
                                                "(bar) and the longest move (dot).")
-    html += _table(["Agent", "Moves", "Wall mean ms", "Wall max ms", "CPU mean ms", "CPU max ms", "Total wall s"],
-                   rows)
+    html += _table(["Agent", "Moves", "Wall mean ms", "Wall max ms", "CPU mean ms", "CPU max ms",
+                    "Total wall s"], rows)
     note = ("Wall clock and CPU time (of the thread that ran the agent's act()) per move; the wall mean is "
             "exact from the totals every results file keeps.")
     if approximate:
