@@ -71,7 +71,8 @@ def measure(spec: str, state, seed: int) -> dict:
 
 def speed_at(state, seconds: float, rounds: int) -> dict:
     """Both thread counts at one position, alternating, on equal iteration budgets."""
-    create_agent("mcts(iterations=200, threads=2)", seed=0).act(state.view_for(state.current_player))  # compile / load
+    # compile / load
+    create_agent("mcts(iterations=200, threads=2)", seed=0).act(state.view_for(state.current_player))
     calibration = create_agent(f"mcts(cpu_time={seconds:g})", seed=0)
     calibration.act(state.view_for(state.current_player))
     n = max(THREADS[-1], calibration.last_search["iterations"])

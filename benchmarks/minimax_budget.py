@@ -45,7 +45,8 @@ def main(budget: str, repeat: int) -> None:
     for game, config in POSITIONS:
         state = create_game(game, config).new_state(0)
         for name in AGENTS:
-            create_agent(f"{name}(depth=1)", seed=0).act(state.view_for(state.current_player))  # compile / load
+            # compile / load
+            create_agent(f"{name}(depth=1)", seed=0).act(state.view_for(state.current_player))
             for seed in range(repeat):
                 results.append({"game": game, "config": config, "agent": f"{name}({budget})",
                                 **measure(name, budget, state, seed)})

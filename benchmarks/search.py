@@ -37,7 +37,8 @@ MINIMAX_SPECS = {
 
 def bench_mcts(spec_template: str, state, seconds: float) -> dict:
     """Iterations per second of fresh searches from ``state``."""
-    create_agent(spec_template.format(n=200), seed=0).act(state.view_for(state.current_player))  # compile / load
+    # compile / load
+    create_agent(spec_template.format(n=200), seed=0).act(state.view_for(state.current_player))
     n = 2000
     iterations = 0
     elapsed = 0.0
