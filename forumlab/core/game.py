@@ -54,9 +54,10 @@ class Kernels:
       that decide points, which the ``proposals`` option of sampled rollouts scores
       first (stand-in: ``random_move``).
     - ``is_legal(state, move) -> bool``: whether ``move`` is among ``legal_moves``,
-      without generating them (stand-in in numba code: ``legal_by_scan``). Held here
-      as ``is_legal`` (None when the module has none: :meth:`State.is_legal` then
-      scans ``legal_moves``).
+      without generating them. Games whose move lists are short need no kernel of their
+      own: the stand-in generates the moves and scans them (in numba code
+      :func:`~forumlab.core.dispatch.legal_by_scan`; from Python a plain scan, which
+      is cheaper there than calling a generic kernel with the game's tag).
 
     The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
     (the length of every state array); both are checked against the limits of generic
@@ -76,7 +77,7 @@ class Kernels:
     determinize: Callable
     max_moves: int
     tag: GameTag
-    is_legal: Callable | None = None
+    is_legal: Callable
 
     @classmethod
     def from_module(cls, module, max_moves: int) -> Kernels:
@@ -97,8 +98,19 @@ class Kernels:
         if getattr(module, "MAX_MOVES", None) != max_moves:
             raise ValueError(f"{module.__name__} must define MAX_MOVES = {max_moves}")
         return cls(max_moves=max_moves, tag=GameTag(module.__name__),
-                   is_legal=getattr(module, "is_legal", None),
+                   is_legal=getattr(module, "is_legal", None) or _scan_for(module.legal_moves, max_moves),
                    **{name: getattr(module, name) for name in PROTOCOL})
+
+
+def _scan_for(legal_moves: Callable, max_moves: int) -> Callable:
+    """``is_legal(array, move)`` for a game without that kernel: generate the legal
+    moves and look for ``move``."""
+
+    def is_legal(array: np.ndarray, move: int) -> bool:
+        out = np.empty(max_moves, dtype=np.int64)
+        return bool((out[: legal_moves(array, out)] == move).any())
+
+    return is_legal
 
 
 class Game(ABC):
@@ -637,8 +649,8 @@ class State:
     def is_legal(self, move: Any) -> bool:
         """Whether ``move`` is a legal move code here, without generating every move.
 
-        One call of the game's ``is_legal`` kernel where it has one (Forma: one placement
-        tested against the board), else a scan of :meth:`legal_moves`; either way the
+        One call of the game's ``is_legal`` kernel (Forma: one placement tested against
+        the board; games without one: a move generation and a scan); either way the
         answer equals ``move in state.legal_moves()``. Anything that is not an integer
         (a float such as ``3.0`` or ``3.9``, a bool, a string) is not a move code, so
         it is not legal.
@@ -654,10 +666,7 @@ class State:
         code = int(move)
         if not _INT64_MIN <= code <= _INT64_MAX:
             return False
-        kernel = self.game.kernels.is_legal
-        if kernel is None:
-            return bool((self.legal_moves() == code).any())
-        return bool(kernel(self.array, code))
+        return bool(self.game.kernels.is_legal(self.array, code))
 
     def play(self, move: int | str) -> State:
         """Play a move after checking it is legal, and append it to the history.

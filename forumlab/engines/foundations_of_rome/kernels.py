@@ -163,20 +163,6 @@ def is_terminal(s):
 
 
 @njit(cache=True)
-def is_legal(s, move):
-    """Whether ``move`` is one of ``legal_moves(s)``: the optional protocol kernel
-    (:data:`forumlab.core.dispatch.OPTIONAL`), here by generating the moves and looking
-    for it (exact by construction; the lists are short, so this costs about one move
-    generation, and called from Python it saves the facade's scan of the list)."""
-    out = np.empty(MAX_MOVES, dtype=np.int64)
-    n = legal_moves(s, out)
-    for i in range(n):
-        if out[i] == move:
-            return True
-    return False
-
-
-@njit(cache=True)
 def random_move(s, rng):
     """A uniformly random legal move."""
     if not s[MODULES] & FREE_ACTION_MODULES:
