@@ -55,7 +55,7 @@ def test_a_results_file_with_plain_string_terminations_reads_and_rates(old_db):
 
     result = CliRunner().invoke(main, ["ratings", str(old_db)])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == "forma {'players': 2}: 6 games, 0 faults"
+    assert result.output.splitlines()[0] == "Forma, 2 players: 6 games, 0 faults"
     exported = CliRunner().invoke(main, ["export", str(old_db), "--format", "csv"])
     assert [line.split(",")[12] for line in exported.output.splitlines()] == (
         ["termination"] + ["end"] * 8 + ["killed"] * 2 + ["cap"] * 2)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from .definition import game_title
 from .ratings import rate, rated_games
 from .store import ResultStore
 
@@ -89,7 +90,7 @@ def format_balance(report: dict) -> str:
     Returns:
         A title line and one line per seat (no trailing newline).
     """
-    lines = [f"{report['game']} {report['config']}, self-play of {report['agent']}, {report['games']} games",
+    lines = [f"{game_title(report)}, self-play of {report['agent']}, {report['games']} games",
              "seat  win rate  95% interval      mean score  Elo vs seat 0  95% interval"]
     for s in report["seats"]:
         lo, hi = s["win_rate_95"]

@@ -16,6 +16,7 @@ import click
 
 from ..core.errors import ConfigError, ForumlabError
 from ..core.options import parse_key_values
+from .definition import game_title
 
 DEFAULT_DB = "forumlab-results.db"
 MAX_WORKERS = 1024  # local processes; a cluster (--scheduler) for more
@@ -75,7 +76,7 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
                     echo(f"{kind[:-1]}:{name},{r['games']},{r['team_wins']},{r['win_rate']:.4f},"
                          f"{r['win_rate_95'][0]:.4f},{r['win_rate_95'][1]:.4f},{r['mean_value']:.4f}")
         else:
-            echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games")
+            echo(f"{game_title(definition)}: {len(outcomes)} games")
             echo(format_team_report(report))
         return None
     r = rate_outcomes(outcomes, anchor=anchor)
@@ -92,7 +93,7 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
     else:
         faults = sum(len(o.faults) for o in outcomes)
         pooled_from = f" (pooled from {len(pooled.paths)} files)" if len(pooled.paths) > 1 else ""
-        echo(f"{definition['game']} {definition['config']}: {len(outcomes)} games{pooled_from}, "
+        echo(f"{game_title(definition)}: {len(outcomes)} games{pooled_from}, "
              f"{faults} faults")
         echo(format_ratings_table(r))
         if sprt is not None or definition.get("sprt"):
@@ -258,7 +259,7 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game), extend=True) as store:
             upto = "at most " if definition.sprt else ""  # the sequential test may stop it sooner
-            click.echo(f"tournament: {definition.game} {definition.config}, {len(definition.agents)} agents, "
+            click.echo(f"tournament: {game_title(definition.to_json())}, {len(definition.agents)} agents, "
                        f"{upto}{planned_games(definition)} games ({len(store)} already in {db})", err=True)
             if not new_file:
                 _say_reused(db, store, definition)

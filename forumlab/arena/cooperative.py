@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from ..core.registry import create_game
 from .balance import wilson_interval
+from .definition import game_title
 
 
 def is_cooperative(definition: dict) -> bool:
@@ -112,7 +113,7 @@ def format_cooperative_balance(report: dict) -> str:
     """Human-readable line of :func:`cooperative_balance_report` (no trailing newline)."""
     t = report["team"]
     lo, hi = t["win_rate_95"]
-    return (f"{report['game']} {report['config']}, a team of {report['agent']}, {report['games']} games "
+    return (f"{game_title(report)}, a team of {report['agent']}, {report['games']} games "
             f"(cooperative: the seats win or lose together)\n"
             f"team win rate {t['win_rate']:.3f}  95% interval [{lo:.3f}, {hi:.3f}]  mean shared value "
             f"{t['mean_value']:.2f}")

@@ -289,3 +289,28 @@ def validate(d: TournamentDefinition) -> None:
         json.dumps(d.to_json(), allow_nan=False)
     except (TypeError, ValueError) as exc:  # e.g. a TOML date in the game config
         raise ConfigError(f"the tournament definition cannot be stored as JSON: {exc}") from None
+
+
+# Words a game's title keeps in lower case ("Foundations of Rome").
+_SMALL_WORDS = {"of", "the", "and", "a", "an", "in", "on"}
+
+
+def game_title(definition: dict[str, Any]) -> str:
+    """A game and its config as a person writes it: ``Forum Romanum, 3 players``.
+
+    Args:
+        definition: a tournament definition (its ``game`` and ``config``).
+
+    Returns:
+        The game's name in title case, the player count, then any other option as
+        ``key value``.
+    """
+    words = str(definition.get("game", "?")).replace("_", "-").split("-")
+    name = " ".join(w if (k and w in _SMALL_WORDS) else w[:1].upper() + w[1:] for k, w in enumerate(words))
+    config = dict(definition.get("config") or {})
+    parts = [name]
+    players = config.pop("players", None)
+    if players is not None:
+        parts.append(f"{players} players")
+    parts += [f"{key.replace('_', ' ')} {value}" for key, value in sorted(config.items())]
+    return ", ".join(parts)

@@ -12,12 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..arena.definition import game_title
 from ..arena.jobs import GameOutcome
 from ..arena.ratings import Ratings, rate_outcomes
 from ..core.errors import ForumlabError
-
-# Words a game's title keeps in lower case ("Foundations of Rome").
-_SMALL_WORDS = {"of", "the", "and", "a", "an", "in", "on"}
 
 
 @dataclass(frozen=True)
@@ -131,27 +129,6 @@ def _distinct(items: Iterable[dict[str, Any] | None]) -> tuple[dict[str, Any], .
             seen.add(key)
             out.append(item)
     return tuple(out)
-
-
-def game_title(definition: dict[str, Any]) -> str:
-    """A game and its config as a person writes it: ``Forum Romanum, 3 players``.
-
-    Args:
-        definition: a tournament definition (its ``game`` and ``config``).
-
-    Returns:
-        The game's name in title case, the player count, then any other option as
-        ``key value``.
-    """
-    words = str(definition.get("game", "?")).replace("_", "-").split("-")
-    name = " ".join(w if (k and w in _SMALL_WORDS) else w[:1].upper() + w[1:] for k, w in enumerate(words))
-    config = dict(definition.get("config") or {})
-    parts = [name]
-    players = config.pop("players", None)
-    if players is not None:
-        parts.append(f"{players} players")
-    parts += [f"{key.replace('_', ' ')} {value}" for key, value in sorted(config.items())]
-    return ", ".join(parts)
 
 
 def readable_title(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) -> str:
