@@ -10,8 +10,8 @@ FORUM ROMANUM (forum-romanum), 2-6 players, perfect information
 Board: 7x7, columns a-g, rows 1-7 (a1 top-left). 23 scoring regions: the 7
 rows, the 7 columns, the 2 long diagonals (each worth 7) and 7 sections:
       a b c d e f g
-  1   1 1 1 2 2 2 2    section:  I  II III IV  V  VI VII
-  2   1 1 1 2 2 2 2    value:    6   8  6   9  6   8  6
+  1   1 1 1 2 2 2 2    section:  S1 S2 S3 S4 S5 S6 S7
+  2   1 1 1 2 2 2 2    value:     6  8  6  9  6  8  6
   3   3 3 4 4 4 5 5
   4   3 3 4 4 4 5 5
   5   3 3 4 4 4 5 5
