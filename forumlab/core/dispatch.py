@@ -38,6 +38,8 @@ from numba.core.extending import NativeValue, models, register_model, unbox
 from numba.core.imputils import lower_builtin
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
+from .movelist import contains
+
 PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
             "heuristic", "determinize")
 # Optional protocol functions and what stands in for a game without them: a required
@@ -250,11 +252,7 @@ def legal_by_scan(tag, s, move):
     and as cheap as one move generation (a few microseconds in most games; a game with
     long move lists, such as Forma, defines its own ``is_legal``)."""
     out = np.empty(max_moves(tag), dtype=np.int64)
-    n = legal_moves(tag, s, out)
-    for i in range(n):
-        if out[i] == move:
-            return True
-    return False
+    return contains(out, legal_moves(tag, s, out), move)
 
 
 @njit(cache=True, inline="always")

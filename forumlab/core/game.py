@@ -54,10 +54,11 @@ class Kernels:
       that decide points, which the ``proposals`` option of sampled rollouts scores
       first (stand-in: ``random_move``).
     - ``is_legal(state, move) -> bool``: whether ``move`` is among ``legal_moves``,
-      without generating them. Games whose move lists are short need no kernel of their
-      own: the stand-in generates the moves and scans them (in numba code
-      :func:`~forumlab.core.dispatch.legal_by_scan`; from Python a plain scan, which
-      is cheaper there than calling a generic kernel with the game's tag).
+      without generating them where the lists are long (Forma tests the one move); a
+      game with short lists may generate them and look (:mod:`forumlab.core.movelist`).
+      A game without one gets a stand-in that does that: in numba code
+      :func:`~forumlab.core.dispatch.legal_by_scan`, from Python a scan (calling a
+      generic kernel with the game's tag from Python costs more than the scan).
 
     The kernel module also defines ``MAX_MOVES`` (= ``max_moves``) and ``STATE_SIZE``
     (the length of every state array); both are checked against the limits of generic

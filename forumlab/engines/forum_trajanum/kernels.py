@@ -8,6 +8,7 @@ Decisions where the spec is silent: the facade's docstring (:mod:`.game`).
 import numpy as np
 from numba import njit
 
+from ...core.movelist import contains
 from ...core.rng import rand_below
 from .data import CRANE_VALUE, MAX_MOVES, TRAJAN_TASKS  # noqa: F401  (MAX_MOVES: protocol constant)
 from .held import CITIZEN_WORTH, ENVOY_WORTH, PRESTIGE_WORTH, RESOURCE_WORTH, held_worth
@@ -54,6 +55,15 @@ def current_player(s):
 def is_terminal(s):
     """True once cycle III has been scored."""
     return s[OVER] != 0
+
+
+@njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)`` (the optional protocol kernel,
+    :data:`forumlab.core.dispatch.OPTIONAL`): the move lists are short, so by generating
+    them; one kernel call from Python, cheaper there than a scan of the list."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    return contains(out, legal_moves(s, out), move)
 
 
 @njit(cache=True)

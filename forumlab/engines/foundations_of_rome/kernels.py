@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from ...core.bits import popcount
+from ...core.movelist import contains
 from ...core.rng import rand_below
 from .consul import TOKEN_BASE
 from .data import (
@@ -160,6 +161,15 @@ def current_player(s):
 def is_terminal(s):
     """True once the game is over (after era 3's end scoring or at the cap)."""
     return s[PHASE] == PH_OVER
+
+
+@njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)`` (the optional protocol kernel,
+    :data:`forumlab.core.dispatch.OPTIONAL`): the move lists are short, so by generating
+    them; one kernel call from Python, cheaper there than a scan of the list."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    return contains(out, legal_moves(s, out), move)
 
 
 @njit(cache=True)
