@@ -3,7 +3,7 @@
 Usage: python -m benchmarks.strength [--games 100] [--workers 2] [--round-robin-games 1]
 
 Prints one JSON object with
-- "targets": the issue's two checks, each a lineup played in seat-rotation groups:
+- "targets": the two strength checks, each a lineup played in seat-rotation groups:
   mcts(iterations=1000) with greedy and random, and greedy with two random agents;
   the win rate of the first agent (a shared win counts as a fraction) with a 95%
   Wilson interval;

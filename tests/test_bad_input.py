@@ -1,5 +1,5 @@
 """Bad input on every command: one ``error:`` line, exit code 2, no traceback, and no file
-created or changed (issue 8, items 4 and 5).
+created or changed.
 
 Each case runs the command line in-process (click's CliRunner) inside a fresh workspace
 holding a finished results file, tournament files, records and a directory; afterwards

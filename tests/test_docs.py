@@ -165,8 +165,10 @@ WORK_LOG = re.compile(
 def _checked_files() -> list[Path]:
     files = [README]
     files += [p for p in sorted(DOCS.rglob("*")) if p.is_file() and NOTEBOOK not in p.parents]
-    files += [p for p in sorted((ROOT / "forumlab").rglob("*"))
-              if p.is_file() and p.suffix in (".py", ".md", ".txt", ".toml", ".html")]
+    for top in ("forumlab", "benchmarks", "tests", "examples"):
+        files += [p for p in sorted((ROOT / top).rglob("*"))
+                  if p.is_file() and p.suffix in (".py", ".md", ".txt", ".toml", ".html")
+                  and p != Path(__file__).resolve()]  # this file holds the patterns as data
     return files
 
 

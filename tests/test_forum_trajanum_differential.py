@@ -93,8 +93,8 @@ def test_engines_agree_on_building_games_and_the_intro(players):
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['setup']}")
 def test_engines_agree_on_many_more_games(config):
-    # 6 configurations x 82 = 492 games, 507 with the fast tests above (the issue asks
-    # for >= 500); every eighth one biased towards building, every tenth the intro game.
+    # 6 configurations x 82 = 492 games, 507 with the fast tests above (the target:
+    # at least 500); every eighth one biased towards building, every tenth the intro game.
     for seed in range(100, 182):
         cfg = dict(config, intro=seed % 10 == 0)
         play_both(cfg, seed, prefer=builder if seed % 8 == 0 else None)

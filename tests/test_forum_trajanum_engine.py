@@ -426,7 +426,7 @@ def test_random_move_reads_long_lists_by_window():
 ])
 def test_every_agent_plays_full_games_at_three_and_four_players(players, specs):
     # test_agents plays every agent at 2 players and the conformance kit at the default
-    # 3; these lineups put each agent in a full 4-player game too (the issue asks 2-4).
+    # 3; these lineups put each agent in a full 4-player game too (2-4 players are supported).
     from forumlab.agents.registry import create_agent
     from forumlab.arena.match import play_match
 

@@ -78,7 +78,7 @@ def apart(a, b):
     return a[1] > b[2] or b[1] > a[2]
 
 
-# ---------------------------------------------------------------- the must-hold
+# ---------------------------------------------------------------- mcts and greedy apart
 
 
 def test_quickstart_table_shows_mcts_and_greedy_apart(quickstart_db):

@@ -1,4 +1,4 @@
-"""Records everywhere (issue 8, item 7): exported games are replayable records, one game can
+"""Records everywhere: exported games are replayable records, one game can
 be exported alone, an interrupted `play` still writes what was played, `replay` warns when a
 record's stored result or setup disagrees with the replay, and a Forma record carries its
 random obstacle layout so that it replays without this project's RNG."""

@@ -1,7 +1,7 @@
 """HTML reports (forumlab.report): `forumlab report`, `balance --report`, bad input.
 
 Each report must be one self-contained HTML file: it parses with the standard library,
-holds every part and figure of issue 14 (ratings with intervals, likelihood of
+holds every part and figure of a report (ratings with intervals, likelihood of
 superiority, seat advantage, score and game-length distributions, faults, definition and
 versions), and every image is an embedded SVG, with nothing fetched from elsewhere.
 """

@@ -246,7 +246,7 @@ def swap_labels(labels, x, y):
     return tuple({x: y, y: x}.get(label, label) for label in labels)
 
 
-COPIES = [(3, ()), (4, (("r2", "random"),))]  # the issue's cases; at 4 players with a second random
+COPIES = [(3, ()), (4, (("r2", "random"),))]  # the reported cases; at 4 players with a second random
 
 
 def copies_of_greedy(players, extra):
@@ -271,7 +271,7 @@ def test_copies_of_one_agent_meet_mirrored_games(players, extra):
 @pytest.mark.slow
 @pytest.mark.parametrize("players,extra", COPIES)
 def test_two_copies_of_greedy_rate_alike_in_either_order(players, extra):
-    """The issue's case (seed 11, 20 rotation groups, default options): two copies of
+    """The reported case (seed 11, 20 rotation groups, default options): two copies of
     greedy were 249 Elo apart at 3 players and 173 at 4 with cyclic seating."""
     d = copies_of_greedy(players, extra)
     jobs = plan(d)
@@ -281,7 +281,7 @@ def test_two_copies_of_greedy_rate_alike_in_either_order(players, extra):
     assert [(j.key, j.seed, swap_labels(j.labels, "ga", "gb"), j.agent_seeds) for j in other] == [
         (j.key, j.seed, j.labels, j.agent_seeds) for j in jobs]
     r = rate(rated_games([run_job(job) for job in jobs]), anchor="random")
-    assert abs(r.fit.elo["ga"] - r.fit.elo["gb"]) < 60  # the issue's requirement
+    assert abs(r.fit.elo["ga"] - r.fit.elo["gb"]) < 60  # copies of one agent rate alike
     assert abs(r.fit.elo["ga"] - r.fit.elo["gb"]) < 1  # mirrored games: equal up to rounding
     assert r.fit.elo["ga"] > 300 and r.fit.elo["gb"] > 300  # and greedy is clearly stronger
 

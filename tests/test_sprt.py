@@ -75,7 +75,7 @@ def within(rate, nominal, tests=TESTS):
 
 
 @pytest.mark.parametrize("players, games, sprt, draw", [
-    (3, 6, "elo0=0,elo1=10,alpha=0.05,beta=0.05", 0.0),      # the example, balanced 3-player groups
+    (3, 6, "elo0=0,elo1=10,alpha=0.05,beta=0.05", 0.0),      # the documented example, balanced 3-player groups
     (2, 2, "elo0=-10,elo1=30,alpha=0.1,beta=0.05", 0.3),    # 2 players with draws, unequal error rates
     (4, 12, "elo0=0,elo1=20,alpha=0.02,beta=0.1", 0.1),     # 4 players: 12 games per balanced group
 ])
