@@ -325,12 +325,11 @@ def _stop_early(state, record_path, seat_info, interrupted, message, code) -> No
 
 
 def _check_output_path(path: str, what: str) -> None:
-    """Refuse, before any work, an output path that cannot be written as a file."""
-    target = Path(path)
-    if target.is_dir():
-        raise ForumlabError(f"cannot write {what} {path}: it is a directory")
-    if not target.resolve().parent.is_dir():
-        raise ForumlabError(f"cannot write {what} {path}: its directory does not exist")
+    """Refuse, before any work, an output path that cannot be written as a file: one
+    that is not a regular file (a directory, a device, a pipe), or in no directory."""
+    from .core.files import check_output_file
+
+    check_output_file(path, what)
 
 
 def _print_result(result: dict) -> None:

@@ -48,7 +48,6 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 from ..core.errors import ForumlabError
@@ -232,7 +231,7 @@ class HumanAgent(Agent):
 
         Raises:
             AgentSpecError: standard input is not a terminal and ``input`` does not say to
-                read it anyway, or ``input`` names no file.
+                read it anyway, or ``input`` names no regular file of at most 4 MiB.
         """
         super().__init__(seed, **options)
         source = self.options["input"]
@@ -241,9 +240,14 @@ class HumanAgent(Agent):
                 "agent 'human' needs an interactive standard input (a terminal) to ask a person "
                 "for moves; human(input=-) reads commands piped to standard input, "
                 "human(input=PATH) reads them from a file")
-        if source not in ("", "-") and not Path(source).is_file():
-            raise AgentSpecError(f"agent 'human': input {source!r} is not a file")
-        self._script: list[str] | None = None  # the file's lines, read at the first prompt
+        self._script: list[str] | None = None  # the file's lines
+        if source not in ("", "-"):
+            from ..core.files import MAX_COMMAND_BYTES, read_text_file
+
+            # Read whole now: a pipe, a device or a huge file is refused before the game
+            # starts, and a file read later cannot fail in the middle of one.
+            self._script = read_text_file(source, "command file of agent 'human'", MAX_COMMAND_BYTES,
+                                          error=AgentSpecError, errors="replace").splitlines()
         #: print the board at each prompt (False when the driver prints every board itself)
         self.show_board = True
         self._greeted = False
@@ -259,8 +263,6 @@ class HumanAgent(Agent):
             line = sys.stdin.readline()
             typed = _stdin_is_terminal()  # the terminal has echoed it already
         else:
-            if self._script is None:
-                self._script = Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
             line = self._script.pop(0) + "\n" if self._script else ""
             typed = False
         if not line:

@@ -388,7 +388,8 @@ def ratings(dbs, as_json, as_csv, matrix, anchor, merges):
               help="jsonl: one game record per line; csv: one row per game and seat.")
 @click.option("--game", "game_key", default=None, metavar="KEY",
               help="Write only this game (its key, e.g. L0001-G000-R00) as one game record file.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File (default stdout).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="File (default stdout), replaced only once the export is complete.")
 def export(db, fmt, game_key, output):
     """Export every game of DB as JSONL (one game record per line, each one replayable with
     'forumlab replay') or CSV (one row per seat); or, with --game KEY, one game's record."""
@@ -399,8 +400,12 @@ def export(db, fmt, game_key, output):
         raise ConfigError("choose --format jsonl or --format csv (or --game KEY for one game)")
     if game_key is not None and fmt is not None:
         raise ConfigError("--game writes one game record (a JSON file); leave out --format")
-    if output is not None and os.path.exists(output) and os.path.exists(db) and os.path.samefile(output, db):
-        raise ConfigError(f"--output {output} is the results file itself")
+    if output is not None:
+        from ..core.files import check_output_file
+
+        check_output_file(output, "export")  # before any work: never a device or a pipe
+        if os.path.exists(output) and os.path.exists(db) and os.path.samefile(output, db):
+            raise ConfigError(f"--output {output} is the results file itself")
     with ResultStore.open(db, readonly=True) as store:
         if game_key is not None:
             from ..core.record import Record
@@ -413,11 +418,10 @@ def export(db, fmt, game_key, output):
         elif output is None:
             EXPORTERS[fmt](store, sys.stdout)
         else:
-            try:
-                with open(output, "w", newline="") as fh:
-                    EXPORTERS[fmt](store, fh)
-            except OSError as exc:
-                raise ForumlabError(f"cannot write {output}: {exc.strerror}") from None
+            from ..core.files import write_file_atomically
+
+            # Complete or not at all: a damaged row met half-way leaves an existing file as it was.
+            write_file_atomically(output, "export", lambda fh: EXPORTERS[fmt](store, fh), newline="")
 
 
 @click.command()

@@ -176,14 +176,13 @@ def load_toml(path: str | Path, *, agents_required: bool = True) -> TournamentDe
     """Read a tournament definition from a TOML file (UTF-8).
 
     ``agents_required``: refuse a file without ``[[agents]]`` (pass False when the
-    command line names the pool instead). ConfigError names the first problem.
+    command line names the pool instead). ConfigError names the first problem, also a
+    path that is not a regular file (a pipe, a device) or a file larger than
+    ``MAX_TOML_BYTES``.
     """
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}); TOML files must be UTF-8") from None
+    from ..core.files import MAX_TOML_BYTES, read_text_file
+
+    text = read_text_file(path, "tournament file", MAX_TOML_BYTES, hint="; TOML files must be UTF-8")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

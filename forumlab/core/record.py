@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ForumlabError, IllegalMoveError, RecordError
+from .files import MAX_RECORD_BYTES, read_text_file, write_file_atomically
 from .game import State
 from .ranks import fault_ranks
 from .registry import create_game
@@ -155,21 +156,21 @@ class Record:
         )
 
     def save(self, path: str | Path) -> None:
-        """Write the record as pretty JSON (written whole, then renamed into place).
+        """Write the record as pretty JSON, completely or not at all.
 
         Args:
-            path: the file to write; an existing file is replaced.
+            path: the file to write; an existing regular file is replaced (only once the
+                new one is complete).
 
         Raises:
-            RecordError: the file cannot be written.
+            RecordError: the path is not a regular file (a directory, a device, a pipe),
+                its directory does not exist, or the file cannot be written.
         """
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
+        text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
-            tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-            tmp.replace(path)
-        except OSError as exc:
-            raise RecordError(f"cannot write record {path}: {exc.strerror}") from None
+            write_file_atomically(path, "record", lambda fh: fh.write(text))
+        except ForumlabError as exc:
+            raise RecordError(str(exc)) from None
 
 
 def load_record(path: str | Path) -> Record:
@@ -182,15 +183,12 @@ def load_record(path: str | Path) -> Record:
         The record (not yet replayed).
 
     Raises:
-        RecordError: the file cannot be read, is not UTF-8 JSON, holds more than one value,
-            or is not a valid record.
+        RecordError: the file is missing, not a regular file (a pipe, a device), larger
+            than ``MAX_RECORD_BYTES``, cannot be read, is not UTF-8 JSON, holds more than
+            one value, or is not a valid record.
     """
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path} is not UTF-8 text (byte {exc.start}); records are UTF-8 JSON") from None
+    text = read_text_file(path, "game record", MAX_RECORD_BYTES, error=RecordError,
+                          hint="; records are UTF-8 JSON")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

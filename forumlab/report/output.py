@@ -5,7 +5,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..core.errors import ConfigError, ForumlabError
+from ..core.errors import ConfigError
+from ..core.files import check_output_file, write_file_atomically
 from .data import ReportSection
 
 
@@ -17,14 +18,10 @@ def check_output_path(path: str | os.PathLike, inputs: Iterable[str | os.PathLik
         inputs: results files the report reads; the report must not replace one.
 
     Raises:
-        ConfigError: ``path`` is a directory, its directory does not exist, or it is one
-            of ``inputs``.
+        ConfigError: ``path`` exists and is not a regular file (a directory, a device, a
+            pipe), its directory does not exist, or it is one of ``inputs``.
     """
-    target = Path(path)
-    if target.is_dir():
-        raise ConfigError(f"cannot write the report {path}: it is a directory")
-    if not target.resolve().parent.is_dir():
-        raise ConfigError(f"cannot write the report {path}: its directory does not exist")
+    target = check_output_file(path, "report")
     for db in inputs:
         same = (target.exists() and os.path.exists(db) and os.path.samefile(target, db)
                 or target.resolve() == Path(db).resolve())
@@ -44,6 +41,7 @@ def write_report(path: str | os.PathLike, title: str, sections: list[ReportSecti
 
     Raises:
         ConfigError: matplotlib is missing (the ``report`` extra).
+        ConfigError: ``path`` is not a regular file (checked again before it is replaced).
         ForumlabError: the file cannot be written.
     """
     from .figures import require_matplotlib
@@ -51,13 +49,4 @@ def write_report(path: str | os.PathLike, title: str, sections: list[ReportSecti
 
     require_matplotlib()
     text = render(title, sections, extras)
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise ForumlabError(f"cannot write the report {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_file_atomically(path, "report", lambda fh: fh.write(text))
