@@ -148,11 +148,14 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 def play(game, players, seed, agents, options, show, record_path, as_json):
     """Play one game of GAME between agents.
 
-    An agent that raises, or returns a move that is not legal, does not stop the game:
-    as in a tournament, the fault is reported on stderr, that seat's moves from then on
-    are played by a seeded random agent, and the seat ranks below every seat without a
-    fault (the record's result lists the faults). Ctrl-C stops the game (exit 130);
-    --record then still writes the moves played so far.
+    An agent that cannot be loaded or created (a missing module or class, a module that
+    fails to import, a constructor that raises) is one error line, exit code 2, before
+    anything is played or written. An agent that fails during the game does not stop it:
+    as in a tournament, anything it raises (SystemExit included), or a move that is not
+    legal, is a fault reported on stderr, that seat's moves from then on are played by a
+    seeded random agent, the seat ranks below every seat without a fault, and the
+    record's result lists the faults. Ctrl-C stops the game (exit 130); --record then
+    still writes the moves played so far.
 
     A 'human' seat is a person at the terminal ('help' at its prompt lists the commands:
     moves, undo, quit, ...). With one, every move is announced, the record is always
@@ -160,8 +163,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     given; the path is printed), and 'quit' or the end of input stops the game with exit
     code 0. In a hidden-information game the person sees only their seat's view, and at
     most one human seat is allowed."""
-    from .agents.registry import create_agent
     from .agents.spec import split_specs
+    from .arena.runner import CtrlC
     from .core.ranks import fault_ranks
     from .core.record import Record
     from .core.registry import create_game
@@ -181,7 +184,9 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
     seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
                  for i, spec in enumerate(specs)]
-    seats = [create_agent(info["spec"], seed=info["seed"]) for info in seat_info]
+    ctrl_c = CtrlC()
+    with ctrl_c.watching():
+        seats = [_create_seat_agent(info["spec"], info["seed"], ctrl_c) for info in seat_info]
     humans = [i for i, agent in enumerate(seats) if agent.interactive]
     if len(humans) > 1 and not g.perfect_information:
         raise ForumlabError(f"{g.name} hides information, so it takes at most one human seat "
@@ -198,7 +203,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     warm_up(g.name, g.config, specs, seed)  # with a notice on stderr when it must compile
     faults: list[dict] = []
     try:
-        _play_out(state, seats, specs, show, faults, humans[0] if humans else None)
+        with ctrl_c.watching():
+            _play_out(state, seats, specs, show, faults, humans[0] if humans else None, ctrl_c)
     except KeyboardInterrupt:
         _stop_early(state, record_path, seat_info, {"cause": "interrupted (Ctrl-C)"},
                     "interrupted", EXIT_INTERRUPTED)
@@ -236,17 +242,40 @@ def _new_record_path(game: str, seed: int) -> str:
     return str(path)
 
 
-def _play_out(state, seats, specs, show, faults, observer=None) -> None:
-    """Play ``state`` to the end under the fault policy, appending to ``faults``.
+def _create_seat_agent(spec: str, seed: int, ctrl_c):
+    """The agent of a seat, or one error line: whatever stops a third-party agent from
+    being created (its constructor raising, calling sys.exit, ...) is bad input of
+    ``play``, reported before anything is played or written. (A tournament, which creates
+    agents in its workers, records the same failure as the seat's ``init`` fault.)"""
+    from .agents.registry import create_agent
+    from .agents.spec import AgentSpecError
+
+    try:
+        return create_agent(spec, seed=seed)
+    except ForumlabError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the agent's code failed, not play
+        if isinstance(exc, KeyboardInterrupt) and not ctrl_c.is_agent_exit(exc):
+            raise  # (is_agent_exit re-raises a real Ctrl-C itself)
+        raise AgentSpecError(f"cannot create agent {spec!r}: {exception_line(exc)}") from None
+
+
+def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None) -> None:
+    """Play ``state`` to the end under the tournaments' fault policy
+    (:func:`forumlab.arena.runner.ask_agent`), appending each fault to ``faults``.
 
     ``observer`` is the seat of a person at the table (or None): every move is then
     announced as that seat sees it (``forumlab.agents.human.announce_ply``), the board is
     drawn at its prompt (by its agent) and at the end (not after every ply, even with
     ``show``), and its ``undo`` requests rewind the game."""
+    from dataclasses import asdict
+
     from .agents.human import QuitRequest, UndoRequest, announce_ply, rewind_before_last_move, seat_picture
-    from .agents.random_agent import RandomAgent
+    from .arena.jobs import Fault
+    from .arena.runner import CtrlC, ask_agent, fallback_agent
     from .core.rng import derive_seed, make_rng
 
+    ctrl_c = ctrl_c or CtrlC()
     color = sys.stdout.isatty()
     view_rng = make_rng(derive_seed(state.seed, "views"))
     display_rng = make_rng(derive_seed(state.seed, "display"))  # apart, so views stay as without a person
@@ -268,25 +297,22 @@ def _play_out(state, seats, specs, show, faults, observer=None) -> None:
         move = None
         if seat not in fallbacks:
             try:
-                move = seats[seat].act(view)
-                if move not in set(state.legal_moves().tolist()):
-                    raise ValueError(f"returned {move!r}, which is not a legal move")
+                # undo and quit are a person's requests to this driver, not faults
+                answer = ask_agent(seats[seat], view, state, ctrl_c, passthrough=(UndoRequest, QuitRequest))
             except UndoRequest:
                 plies = rewind_before_last_move(state, seat)
                 click.echo(f"undone: back to ply {plies}, before seat {seat}'s last move")
                 if show:
                     click.echo(picture())
                 continue
-            except QuitRequest:
-                raise  # play saves the record and stops
-            except Exception as exc:  # the agent's fault (KeyboardInterrupt is not caught)
-                error = exception_line(exc)
+            move = answer.move
+            if answer.fault is not None:
+                kind, error = answer.fault
                 ply = len(state.history) + 1
-                faults.append({"seat": seat, "ply": ply, "kind": "exception", "message": error})
-                click.echo(f"warning: seat {seat} ({specs[seat]}) failed at ply {ply}: {error}; "
+                faults.append(asdict(Fault(seat, ply, kind, error)))
+                click.echo(f"warning: seat {seat} ({specs[seat]}) failed at ply {ply} ({kind}): {error}; "
                            "a random agent plays its moves from here on", err=True)
-                fallbacks[seat] = RandomAgent(seed=derive_seed(state.seed, "fallback", seat))
-                move = None
+                fallbacks[seat] = fallback_agent(state.seed, seat)
         if move is None:
             move = fallbacks[seat].act(view)
         before = state.array.copy()

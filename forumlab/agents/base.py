@@ -12,6 +12,7 @@ from ..core.errors import GameOverError, IllegalMoveError
 from ..core.game import State
 from ..core.rng import make_rng
 from .params import Param, resolve_options
+from .spec import check_seed
 
 __all__ = ["Agent", "HiddenStateWarning", "Param"]  # Param is declared in .params; agents import it from here
 
@@ -48,11 +49,13 @@ class Agent(ABC):
                 with a DeprecatedParameterWarning once per command.
 
         Raises:
-            AgentSpecError: an unknown parameter or a value its declaration refuses.
+            AgentSpecError: an unknown parameter, a value its declaration refuses, or a
+                seed that is not an integer of 64 bits.
         """
         #: the parameters given explicitly, under their current names
         self.given: dict[str, Any] = resolve_options(self.name, self.params, options)
-        self.seed = int(seed)
+        # Checked, not converted: int(1.5) would quietly play as seed 1.
+        self.seed = check_seed(seed, f"agent {self.name!r}: seed")
         #: the SplitMix64 word array that numba kernels draw from (``forumlab.core.rng``)
         self.rng = make_rng(self.seed)
         #: a Python ``random.Random`` seeded from ``seed``, for agents written in Python

@@ -260,7 +260,13 @@ class HumanAgent(Agent):
         sys.stdout.write(prompt)
         sys.stdout.flush()
         if source in ("", "-"):
-            line = sys.stdin.readline()
+            try:
+                # No standard input at all (started with it closed: sys.stdin is None) or
+                # one closed meanwhile is the end of the input, as Ctrl-D is: the game
+                # stops, never plays on with someone else in the person's seat.
+                line = sys.stdin.readline() if sys.stdin is not None else ""
+            except (ValueError, OSError):
+                line = ""
             typed = _stdin_is_terminal()  # the terminal has echoed it already
         else:
             line = self._script.pop(0) + "\n" if self._script else ""

@@ -19,6 +19,7 @@ import os
 import sys
 from importlib.metadata import entry_points
 
+from ..core.errors import exception_line
 from .base import Agent
 from .params import Param, resolve_options
 from .spec import AgentSpecError, parse_spec
@@ -91,6 +92,13 @@ def _load(target: str) -> type[Agent]:
         cls = getattr(import_agent_module(module), cls_name)
     except (ImportError, AttributeError) as exc:
         raise AgentSpecError(f"cannot load agent {target!r}: {exc}") from None
+    except KeyboardInterrupt:
+        raise  # a person's Ctrl-C during a slow import stops the command
+    except BaseException as exc:  # noqa: BLE001 - a syntax error, or any failure of its top-level code
+        # (sys.exit at import time included): the module is broken, which is a bad spec,
+        # never a traceback of the loading machinery or the end of the command.
+        raise AgentSpecError(f"cannot load agent {target!r}: its module failed to import: "
+                             f"{exception_line(exc)}") from None
     if not (isinstance(cls, type) and issubclass(cls, Agent)):
         raise AgentSpecError(f"{target!r} is not a forumlab Agent subclass")
     return cls

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from ..core.errors import ForumlabError
 
 
@@ -74,6 +76,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             params[key] = parse_value(value)
             _check_value(spec, key, params[key])
     return name, params
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """An agent's seed as an ``int``, if it is one that fits in 64 bits.
+
+    Args:
+        seed: the given seed (a Python or numpy integer).
+        what: how to name it in the message.
+
+    Returns:
+        ``int(seed)``.
+
+    Raises:
+        AgentSpecError: not an integer (a float is refused, not truncated; ``True`` is
+            not a seed), or beyond 64 bits.
+    """
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise AgentSpecError(f"{what} must be an integer, not {seed!r}")
+    if not INT64_MIN <= int(seed) <= INT64_MAX:
+        raise AgentSpecError(f"{what} {int(seed)} does not fit in 64 bits (-2**63 .. 2**63-1)")
+    return int(seed)
 
 
 def _check_value(spec: str, key: str, value: Any) -> None:

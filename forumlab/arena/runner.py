@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
@@ -86,7 +87,7 @@ def _hard_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-class _CtrlC:
+class CtrlC:
     """Tells a real Ctrl-C from an agent raising KeyboardInterrupt.
 
     Worker processes ignore SIGINT, so there every KeyboardInterrupt is the agent's.
@@ -98,7 +99,7 @@ class _CtrlC:
         self.pressed = False
 
     @contextmanager
-    def watching(self) -> Iterator[_CtrlC]:
+    def watching(self) -> Iterator[CtrlC]:
         if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
             yield self
             return
@@ -120,13 +121,84 @@ class _CtrlC:
         return isinstance(exc, (SystemExit, KeyboardInterrupt))
 
 
+@dataclass
+class Answer:
+    """What an agent's turn came to under the fault policy (:func:`ask_agent`)."""
+
+    move: int | None  # the agent's legal move; None after a fault (the fallback moves)
+    fault: tuple[str, str] | None  # (FAULT_* kind, one-line message), or None
+    seconds: float  # wall clock of act()
+    cpu_seconds: float  # CPU of the thread that called act()
+
+
+def ask_agent(agent: Agent, view: State, state: State, ctrl_c: CtrlC, hard_limit: float = 0.0,
+              move_time: float = 0.0, passthrough: tuple[type[BaseException], ...] = ()) -> Answer:
+    """Ask ``agent`` for its move in ``view`` and judge the answer by the fault policy.
+
+    Shared by tournament games (:func:`run_job`) and ``forumlab play``, so that an agent
+    is judged the same way wherever it plays: anything raised from ``act`` (any
+    ``BaseException``, ``SystemExit`` and an agent's own ``KeyboardInterrupt`` included)
+    is a fault, so is a move not legal in ``state`` or, with ``move_time`` > 0, an
+    answer later than ``move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK``.
+
+    Args:
+        agent: the seat's agent.
+        view: what the seat may see (``state.view_for(seat)``), handed to ``act``.
+        state: the true position, against whose legal moves the answer is checked.
+        ctrl_c: tells a real Ctrl-C (re-raised) from an agent's KeyboardInterrupt.
+        hard_limit: seconds after which a Python-level hang is interrupted (0 = none).
+        move_time: the per-move time limit of the fault policy (0 = none).
+        passthrough: exception types that are requests to the driver, not faults
+            (a human seat's undo and quit); re-raised as they are.
+
+    Returns:
+        The move (None after a fault), the fault, and the wall and CPU seconds spent.
+    """
+    move, fault = None, None
+    t0 = time.perf_counter()
+    c0 = time.thread_time()  # the searching thread's CPU, as cpu_time budgets count it
+    try:
+        with _hard_limit(hard_limit):
+            move = agent.act(view)
+    except passthrough:
+        raise
+    except MoveInterrupted as exc:
+        fault = (FAULT_HANG, str(exc))
+    except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
+        kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
+        fault = (kind, exception_line(exc))
+    elapsed = time.perf_counter() - t0
+    used = time.thread_time() - c0
+    if fault is None and move not in set(state.legal_moves().tolist()):
+        fault = (FAULT_ILLEGAL, f"returned {move!r}, which is not a legal move")
+    limit = move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK if move_time > 0 else None
+    if fault is None and limit is not None and elapsed > limit:
+        fault = (FAULT_TIMEOUT, f"took {elapsed:.3f} s, limit {move_time:g} s (+margin)")
+    return Answer(None if fault else move, fault, elapsed, used)
+
+
+def fallback_agent(game_seed: int, seat: int, start: int = 0) -> Agent:
+    """The seeded random agent that plays a faulty seat's moves.
+
+    Args:
+        game_seed: the game's seed.
+        seat: the seat.
+        start: the ply a continuation starts from (0 for a game from its start); a
+            continuation's stream starts afresh, seeded by where it starts.
+
+    Returns:
+        A RandomAgent whose stream depends only on these three numbers.
+    """
+    return RandomAgent(seed=derive_seed(game_seed, "fallback", seat, *([start] if start else [])))
+
+
 def _per_seat(values, n: int, zero):
     """``values`` padded (or cut) to ``n`` seats."""
     values = list(values)[:n]
     return values + [zero] * (n - len(values))
 
 
-def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: _CtrlC,
+def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: CtrlC,
                    report) -> list[Agent | None]:
     """The seats' agents; None for a seat with a fault (from before, or its constructor's)."""
     agents: list[Agent | None] = []
@@ -172,7 +244,7 @@ def run_job(job: GameJob) -> GameOutcome:
     seconds = _per_seat(job.prior_seconds, n, 0.0)
     counts = _per_seat(job.prior_counts, n, 0)
     cpu, longest, longest_cpu = [0.0] * n, [0.0] * n, [0.0] * n
-    ctrl_c = _CtrlC()
+    ctrl_c = CtrlC()
     with ctrl_c.watching():
         agents = _create_agents(job, n, faults, ctrl_c, report)
         state = _replay(game, job)
@@ -180,11 +252,9 @@ def run_job(job: GameJob) -> GameOutcome:
         # A continuation starts its random streams afresh, seeded by where it starts,
         # so that it is as reproducible as the game itself.
         start = len(moves)
-        fallbacks = [RandomAgent(seed=derive_seed(job.seed, "fallback", seat, *([start] if start else [])))
-                     for seat in range(n)]
+        fallbacks = [fallback_agent(job.seed, seat, start) for seat in range(n)]
         view_rng = make_rng(derive_seed(job.seed, "views", *([start] if start else [])))
         faulty = {f.seat for f in faults}
-        limit = job.move_time * TIMEOUT_FACTOR + TIMEOUT_SLACK if job.move_time > 0 else None
         while not state.is_terminal:
             seat = state.current_player
             ply = len(moves) + 1
@@ -194,32 +264,16 @@ def run_job(job: GameJob) -> GameOutcome:
             move = None
             agent = agents[seat]
             if seat not in faulty and agent is not None:
-                fault = None
-                t0 = time.perf_counter()
-                c0 = time.thread_time()  # the searching thread's CPU, as cpu_time budgets count it
-                try:
-                    with _hard_limit(job.hard_limit):
-                        move = agent.act(view)
-                except MoveInterrupted as exc:
-                    fault = (FAULT_HANG, str(exc))
-                except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
-                    kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
-                    fault = (kind, exception_line(exc))
-                elapsed = time.perf_counter() - t0
-                used = time.thread_time() - c0
-                seconds[seat] += elapsed
+                answer = ask_agent(agent, view, state, ctrl_c, job.hard_limit, job.move_time)
+                move = answer.move
+                seconds[seat] += answer.seconds
                 counts[seat] += 1
-                cpu[seat] += used
-                longest[seat] = max(longest[seat], elapsed)
-                longest_cpu[seat] = max(longest_cpu[seat], used)
-                if fault is None and move not in set(state.legal_moves().tolist()):
-                    fault = (FAULT_ILLEGAL, f"returned {move!r}, which is not a legal move")
-                if fault is None and limit is not None and elapsed > limit:
-                    fault = (FAULT_TIMEOUT, f"took {elapsed:.3f} s, limit {job.move_time:g} s (+margin)")
-                if fault is not None:
+                cpu[seat] += answer.cpu_seconds
+                longest[seat] = max(longest[seat], answer.seconds)
+                longest_cpu[seat] = max(longest_cpu[seat], answer.cpu_seconds)
+                if answer.fault is not None:
                     faulty.add(seat)
-                    faults.append(Fault(seat, ply, fault[0], fault[1]))
-                    move = None
+                    faults.append(Fault(seat, ply, *answer.fault))
             if move is None:
                 move = fallbacks[seat].act(view)
             moves.append(game.format_move(state.array, move))
