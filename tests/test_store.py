@@ -21,13 +21,19 @@ from forumlab.arena.jobs import END_CAP, END_RULES, FAULT_ILLEGAL, FAULT_TIMEOUT
 from forumlab.arena.store import APPLICATION_ID, ResultStore, StoreError
 from forumlab.core.errors import ForumlabError
 
-DEFINITION = {
+DEFINITION = {  # complete: a stored definition is read strictly (forumlab.arena.schema)
     "game": "forum-romanum",
     "config": {"players": 3},
-    "agents": [{"label": "random", "spec": "random"}, {"label": "greedy", "spec": "greedy"}],
+    "agents": [{"label": "random", "spec": "random"}, {"label": "greedy", "spec": "greedy"},
+               {"label": "mcts 1k", "spec": "mcts(iterations=1000, c=1.4)"}],
     "format": "round-robin",
+    "candidate": None,
+    "games_per_lineup": 1,
+    "rotations": "balanced",
     "seed": 1,
     "move_time": 0.0,
+    "hard_limit": 60.0,
+    "fault_policy": "random",
 }
 VERSIONS = {"forumlab": "0.1.0", "python": "3.11", "numba": "0.59"}
 
@@ -599,7 +605,9 @@ def test_lock_dies_with_the_writer_not_with_its_forked_workers(db):
 
 
 def small_store(db: Path) -> ResultStore:
-    store = ResultStore.create(db, {"game": "forma", "config": {"players": 2}, "seed": 3},
+    store = ResultStore.create(db, {**DEFINITION, "game": "forma", "config": {"players": 2}, "seed": 3,
+                                    "agents": [{"label": "alice", "spec": "random"},
+                                               {"label": "bob", "spec": "greedy"}]},
                                {"forumlab": "0.1.0"})
     store.record(GameOutcome(
         key="L0000-G000-R00", group="L0000-G000", lineup=0, rotation=0, seed=7,

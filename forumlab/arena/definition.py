@@ -135,10 +135,27 @@ class TournamentDefinition:
         return cls(**data)
 
     @classmethod
-    def from_stored(cls, data: dict[str, Any]) -> TournamentDefinition:
-        """The definition stored in a results file (from_json, but an absent
-        ``rotations`` means the design such files were played with: cyclic)."""
-        if isinstance(data, dict) and "rotations" not in data:
+    def from_stored(cls, data: dict[str, Any], path: str | Path = "the results file") -> TournamentDefinition:
+        """The definition stored in a results file, read strictly: every field must be
+        there (:func:`forumlab.arena.schema.check_definition`), none is completed from the
+        defaults of a new tournament. The one exception is an absent ``rotations``, which
+        means the design such older files were played with: cyclic.
+
+        Args:
+            data: the stored JSON definition.
+            path: the results file, for messages.
+
+        Returns:
+            The definition, validated completely (agents included).
+
+        Raises:
+            DamagedResultsError: a missing, unknown or malformed field.
+            ConfigError: a definition this version refuses (e.g. an agent it does not know).
+        """
+        from .schema import check_definition
+
+        check_definition(path, data)
+        if "rotations" not in data:
             data = {**data, "rotations": STORED_ROTATIONS_DEFAULT}
         return cls.from_json(data)
 

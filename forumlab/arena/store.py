@@ -59,8 +59,18 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import squeeze
+from ..core.errors import ConfigError, squeeze
+from ..core.files import check_input_file
 from .jobs import Fault, GameOutcome, as_termination
+from .schema import (
+    RowContext,
+    check_definition,
+    check_extension,
+    check_game_row,
+    check_sprt_record,
+    check_versions,
+    damaged,
+)
 from .sqlite import (
     APP_NAME,
     APPLICATION_ID,
@@ -226,7 +236,13 @@ class ResultStore:
               extend: bool = False) -> ResultStore:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
-        check_header(path)  # before SQLite touches anything
+        # A regular file only (a named pipe would block the header read), then the header,
+        # before SQLite touches anything.
+        try:
+            check_input_file(path, "results file")
+        except ConfigError as exc:  # a store's problems are StoreErrors, as documented
+            raise StoreError(str(exc)) from None
+        check_header(path)
         self = object.__new__(cls)
         self.path = path
         self.readonly = readonly
@@ -244,22 +260,30 @@ class ResultStore:
             ro = connect(path, "ro", timeout)
             try:
                 info = validate(ro, path)
-                definition = _newest_definition(path, ro, info["definition"])
+                # Files made before per-move timings were kept have no move_times table.
+                self._move_times = bool(fetch(path, ro, "SELECT 1 FROM sqlite_master WHERE type = "
+                                                        "'table' AND name = 'move_times'"))
+                definition, self._context = _check_stored(path, ro, info, self._move_times)
                 grow = False
                 if expect is not None:
                     grow = _check_same_tournament(path, definition, expect, extend, info["id"])
                     if grow:
                         _check_extensible(path, ro)
+                self.definition = definition
+                self.versions = info["versions"]
+                self.tournament_id = info["id"]
+                self.created = info["created"]
+                if not readonly:
+                    # Every game row is checked before anything is written: a damaged
+                    # file never receives a game (readers check each row as they read it).
+                    self._conn = ro
+                    for _ in self.iter_records():
+                        pass
+                    self._conn = None
             except BaseException:
+                self._conn = None
                 ro.close()
                 raise
-            # Files made before per-move timings were kept have no move_times table.
-            self._move_times = bool(fetch(path, ro, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                                    "AND name = 'move_times'"))
-            self.definition = definition
-            self.versions = info["versions"]
-            self.tournament_id = info["id"]
-            self.created = info["created"]
             if readonly:
                 self._conn = ro
             else:
@@ -455,6 +479,7 @@ class ResultStore:
         # grows, so the pages together are exactly the games up to ``last``.
         last = self._query("SELECT COALESCE(MAX(seq), 0) FROM games")[0][0]
         after = 0
+        session_versions: dict[str | None, Any] = {}
         while after < last:
             rows = self._query(
                 f"SELECT g.seq, {cols}{timing_cols}, s.versions FROM games g "
@@ -466,15 +491,13 @@ class ResultStore:
             for row in rows:
                 data = dict(zip(GAME_COLUMNS, row[1:]))
                 timings = dict(zip(MOVE_TIME_COLUMNS, row[1 + len(GAME_COLUMNS):-1]))
-                try:
-                    outcome = _row_outcome(data, timings)
-                    versions = None if row[-1] is None else json.loads(row[-1])
-                except (ValueError, TypeError, KeyError) as exc:
-                    raise StoreError(
-                        f"{self.path} holds a damaged row for game {data['key']}: "
-                        f"{squeeze(exc)}") from None
+                outcome = _row_outcome(self.path, data, timings, self._context)
+                # (the sessions' versions were checked when the file was opened)
+                text = row[-1]
+                if text not in session_versions:
+                    session_versions[text] = None if text is None else json.loads(text)
                 yield outcome, {"recorded": data["recorded"], "session": data["session"],
-                                "versions": versions}
+                                "versions": session_versions[text]}
             after = rows[-1][0]
 
     def sessions(self) -> list[dict[str, Any]]:
@@ -542,20 +565,70 @@ def _definition_rows(path: Path, conn: sqlite3.Connection) -> list[tuple[int, in
     return out
 
 
-def _newest_definition(path: Path, conn: sqlite3.Connection, created: dict[str, Any]) -> dict[str, Any]:
-    """The study's definition: the newest extension's, else the one it was created with."""
-    rows = _definition_rows(path, conn)
-    if not rows:
-        return created
-    number = max(rows)[0]
-    text = fetch(path, conn, "SELECT value FROM meta WHERE key = ?", (f"{DEFINITION_KEY}/{number}",))
+def _check_stored(path: Path, conn: sqlite3.Connection, info: dict[str, Any],
+                  move_times: bool) -> tuple[dict[str, Any], RowContext]:
+    """Check every small stored row against the schema (:mod:`.schema`): the definitions,
+    versions, sessions, sequential test records and the move_times keys.
+
+    Returns:
+        The study's definition (the newest extension's, else the one it was created
+        with) and the context its game rows are checked against.
+
+    Raises:
+        DamagedResultsError: the first damage found.
+    """
+    created = info["definition"]
+    context = check_definition(path, created)
     try:
-        definition = json.loads(text[0][0])
-    except ValueError:
-        definition = None
-    if not isinstance(definition, dict):
-        raise StoreError(f"{path} is a corrupt forumlab results file (bad {DEFINITION_KEY}/{number} row)")
-    return definition
+        same_id = isinstance(info["id"], str) and tournament_id(created) == info["id"]
+    except ValueError:  # NaN or infinity in the definition
+        same_id = False
+    if not same_id:
+        raise damaged(path, "the stored definition is not the one the tournament id was made from")
+    check_versions(path, "the tournament's versions", info["versions"])
+    if not _is_time(info["created"]):
+        raise damaged(path, "the tournament's creation time is not a time")
+    definition = created
+    for number, _ in sorted(_definition_rows(path, conn)):
+        where = f"{DEFINITION_KEY}/{number}"
+        (text,), = fetch(path, conn, "SELECT value FROM meta WHERE key = ?", (where,))
+        extended = _json_field(path, text, where)
+        check_definition(path, extended, where)
+        check_extension(path, definition, extended, where)
+        definition = extended
+    for sid, opened, host, pid, versions in fetch(
+            path, conn, "SELECT id, opened, host, pid, versions FROM sessions"):
+        where = f"session {sid}"
+        if not (_is_time(opened) and isinstance(host, str) and type(pid) is int):
+            raise damaged(path, f"{where} is not a time, host and process id")
+        check_versions(path, f"the versions of {where}", _json_field(path, versions, where, True),
+                       nullable=True)
+    for key, text in fetch(path, conn, "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
+                           (SPRT_KEY, f"{SPRT_KEY}/%")):
+        check_sprt_record(path, _json_field(path, text, f"the sequential test record {key!r}"),
+                          definition, f"the sequential test record {key!r}")
+    if move_times:
+        have = {row[1] for row in fetch(path, conn, "PRAGMA table_info(move_times)")}
+        if not {"key", *MOVE_TIME_COLUMNS} <= have:
+            raise damaged(path, "the move_times table lacks a column")
+        orphans = fetch(path, conn, "SELECT COUNT(*) FROM move_times WHERE key NOT IN (SELECT key FROM games)")
+        if orphans[0][0]:
+            raise damaged(path, f"{orphans[0][0]} move_times rows belong to no game")
+    return definition, context
+
+
+def _is_time(value: Any) -> bool:
+    return type(value) in (int, float) and value == value and abs(value) != float("inf")
+
+
+def _json_field(path: Path, text: Any, where: str, nullable: bool = False) -> Any:
+    """A stored JSON text, decoded; DamagedResultsError if it is not JSON."""
+    if text is None and nullable:
+        return None
+    try:
+        return _decode(text)
+    except (ValueError, TypeError, RecursionError):
+        raise damaged(path, f"{where} is not JSON") from None
 
 
 def _sprt_record(path: Path, conn: sqlite3.Connection) -> dict[str, Any] | None:
@@ -563,12 +636,10 @@ def _sprt_record(path: Path, conn: sqlite3.Connection) -> dict[str, Any] | None:
                  (SPRT_KEY, f"{SPRT_KEY}/%"))
     if not rows:
         return None
-    try:
-        record = json.loads(rows[-1][0])
-    except ValueError:
-        raise StoreError(f"{path} holds a damaged sequential test record") from None
+    # (every record was checked against the schema when the file was opened)
+    record = _json_field(path, rows[-1][0], "the sequential test record")
     if not isinstance(record, dict):
-        raise StoreError(f"{path} holds a damaged sequential test record")
+        raise damaged(path, "the sequential test record is not a JSON object")
     extended = max((rowid for _, rowid in _definition_rows(path, conn)), default=0)
     if record.get("decision") is None and extended > rows[-1][1]:
         return None  # ran out of groups, then the study was extended: the test goes on
@@ -663,18 +734,40 @@ def _move_time_row(o: GameOutcome) -> list[str] | None:
         raise StoreError(f"game {o.key} cannot be recorded: {exc}") from None
 
 
-def _row_outcome(row: dict[str, Any], timings: dict[str, Any] | None = None) -> GameOutcome:
-    timings = {k: json.loads(v) for k, v in (timings or {}).items() if v is not None}
+def _decode(text: Any) -> Any:
+    if type(text) is not str:
+        raise TypeError(f"a JSON column holds {type(text).__name__}, not text")
+    return json.loads(text)
+
+
+_JSON_COLUMNS = ("labels", "specs", "agent_seeds", "moves", "scores", "ranks", "faults",
+                 "move_seconds", "moves_made")
+
+
+def _row_outcome(path: Path, row: dict[str, Any], timings: dict[str, Any] | None,
+                 context: RowContext | None) -> GameOutcome:
+    """The outcome of one games row, checked against the schema (:mod:`.schema`)."""
+    try:
+        decoded = dict(row)
+        for column in _JSON_COLUMNS:
+            decoded[column] = _decode(row[column])
+        for column, text in (timings or {}).items():
+            if text is not None:
+                decoded[column] = _decode(text)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise damaged(path, f"game {squeeze(repr(row['key']), 40)}: {squeeze(exc, 80)}") from None
+    problem = check_game_row(path, decoded, context)
+    if problem is not None:
+        raise damaged(path, f"game {squeeze(repr(row['key']), 40)}: {problem}")
     return GameOutcome(
-        key=row["key"], group=row["grp"], lineup=row["lineup"], rotation=row["rotation"],
-        seed=row["seed"], labels=tuple(json.loads(row["labels"])),
-        specs=tuple(json.loads(row["specs"])), agent_seeds=tuple(json.loads(row["agent_seeds"])),
-        moves=json.loads(row["moves"]), scores=json.loads(row["scores"]),
-        ranks=json.loads(row["ranks"]), plies=row["plies"],
-        termination=as_termination(row["termination"]),
-        faults=[Fault(**f) for f in json.loads(row["faults"])],
-        move_seconds=json.loads(row["move_seconds"]), moves_made=json.loads(row["moves_made"]),
-        started=row["started"], finished=row["finished"], host=row["host"],
-        move_cpu_seconds=timings.get("cpu_seconds", []), move_max_seconds=timings.get("max_seconds", []),
-        move_max_cpu_seconds=timings.get("max_cpu_seconds", []),
+        key=decoded["key"], group=decoded["grp"], lineup=decoded["lineup"], rotation=decoded["rotation"],
+        seed=decoded["seed"], labels=tuple(decoded["labels"]), specs=tuple(decoded["specs"]),
+        agent_seeds=tuple(decoded["agent_seeds"]), moves=decoded["moves"], scores=decoded["scores"],
+        ranks=decoded["ranks"], plies=decoded["plies"],
+        termination=as_termination(decoded["termination"]),
+        faults=[Fault(**f) for f in decoded["faults"]],
+        move_seconds=decoded["move_seconds"], moves_made=decoded["moves_made"],
+        started=decoded["started"], finished=decoded["finished"], host=decoded["host"],
+        move_cpu_seconds=decoded.get("cpu_seconds", []), move_max_seconds=decoded.get("max_seconds", []),
+        move_max_cpu_seconds=decoded.get("max_cpu_seconds", []),
     )

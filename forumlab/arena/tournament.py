@@ -63,7 +63,10 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
         ForumlabError: ``workers`` is negative.
     """
     from .executors import make_executor
+    from .schema import check_planned
 
+    planned = plan(definition)
+    check_planned(store, planned)  # never play on in a file holding another tournament's games
     if definition.sprt is not None:  # a gauntlet that stops once its candidate is decided
         from .sequential import play_sequential
 
@@ -71,9 +74,9 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
             warm_up(definition)
             return make_executor(workers, scheduler, **(executor_options or {}))
 
-        return play_sequential(store, definition, plan(definition), start, progress)
+        return play_sequential(store, definition, planned, start, progress)
     done = store.done_keys()
-    jobs = [job for job in plan(definition) if job.key not in done]
+    jobs = [job for job in planned if job.key not in done]
     if not jobs:
         return 0
     warm_up(definition)
