@@ -181,23 +181,22 @@ def ratings(db: str | Path | Sequence[str | Path], anchor: str | None = None,
         A JSON-ready dict: per agent Elo with its 95% interval to the anchor, comparison
         interval, LOS over the next agent and time per move, win rate, mean rank and
         score; ``los_pairs``; seat advantages; the pairwise matrices; ``"games"``;
-        ``"tournament"``, the (first) stored definition; and ``"sources"``, per file its
-        path, games and definition.
+        ``"tournament"``, the (first) stored definition; ``"sources"``, per file its
+        path, games and definition; and ``"sprt"``, the sequential test's record or None.
+        For a cooperative game (a team against an automaton) the team's results instead
+        of the ratings: ``team``, ``agents`` and ``lineups`` with games, team wins and
+        win rates (see ``forumlab.arena.cooperative.team_report``), plus the same
+        ``games``, ``tournament``, ``sources`` and ``sprt``.
 
     Raises:
-        StoreError: a file is missing or not a results file.
+        StoreError: a file is missing, not a results file, corrupt or locked.
+        DamagedResultsError: a file's stored data is damaged (a StoreError and a ConfigError).
         ForumlabError: a file holds no finished game yet.
         ConfigError: files that cannot be pooled, or a bad merge (see
             ``forumlab.arena.pool.load_results``).
+        RatingsError: the games cannot be rated (e.g. ``anchor`` did not play).
     """
-    from .arena.pool import load_results
-    from .arena.ratings import rate_outcomes, ratings_report
+    from .arena.pool import load_results, results_json
 
     paths = [db] if isinstance(db, (str, Path)) else list(db)
-    pooled = load_results(paths, merge)
-    report = ratings_report(rate_outcomes(pooled.outcomes, anchor=anchor))
-    report["games"] = len(pooled.outcomes)
-    report["tournament"] = pooled.definition
-    report["sources"] = [{"path": p, "games": n, "tournament": d}
-                         for p, n, d in zip(pooled.paths, pooled.games, pooled.definitions)]
-    return report
+    return results_json(load_results(paths, merge), anchor)

@@ -90,7 +90,8 @@ def test_bad_merges_are_refused(merges, message):
 def test_ratings_command_merges_and_refuses_in_one_line(tmp_path):
     outcomes = gauntlet_outcomes(groups=6)
     db = tmp_path / "g.db"
-    definition = TournamentDefinition(agents=tuple(PoolEntry(a, SPECS[a]) for a in ("slow", "fast1", "fast2",
+    definition = TournamentDefinition(config={"players": 4},  # the games' seats: a file is read strictly
+                                      agents=tuple(PoolEntry(a, SPECS[a]) for a in ("slow", "fast1", "fast2",
                                                                                       "fast3")))
     with ResultStore.create(db, definition, {}, synchronous="NORMAL") as store:
         for o in outcomes:

@@ -55,21 +55,20 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
 
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None, merges=()):
     """Print the ratings of ``db``: one results file, or a list of compatible ones rated as one."""
-    from .pool import load_results
-    from .ratings import format_matrices, format_ratings_table, rate_outcomes, ratings_report
+    from .cooperative import format_team_report, team_results
+    from .pool import load_results, results_json
+    from .ratings import format_matrices, format_ratings_table, rate_outcomes
 
     pooled = load_results(db, merges)
     outcomes, definition, sprt = pooled.outcomes, pooled.definition, pooled.sprt
-    from .cooperative import format_team_report, is_cooperative, team_report
-
-    if is_cooperative(definition):
+    echo = out or click.echo
+    if as_json:  # the same dict as forumlab.ratings() (one code path, cooperative or not)
+        echo(json.dumps(results_json(pooled, anchor), indent=1))
+        return None
+    report = team_results(definition, outcomes)
+    if report is not None:
         # One team against an automaton: team win rates, not competitive ratings.
-        report = team_report(outcomes)
-        echo = out or click.echo
-        if as_json:
-            report["tournament"] = definition
-            echo(json.dumps(report, indent=1))
-        elif as_csv:
+        if as_csv:
             echo("row,games,team_wins,win_rate,win_low,win_high,mean_value")
             for kind in ("agents", "lineups"):
                 for name, r in report[kind].items():
@@ -80,15 +79,7 @@ def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, o
             echo(format_team_report(report))
         return None
     r = rate_outcomes(outcomes, anchor=anchor)
-    echo = out or click.echo
-    if as_json:
-        report = ratings_report(r)
-        report["tournament"] = definition
-        report["sources"] = [{"path": p, "games": n, "tournament": d}
-                             for p, n, d in zip(pooled.paths, pooled.games, pooled.definitions)]
-        report["sprt"] = sprt
-        echo(json.dumps(report, indent=1))
-    elif as_csv:
+    if as_csv:
         _ratings_csv(r, echo)
     else:
         faults = sum(len(o.faults) for o in outcomes)

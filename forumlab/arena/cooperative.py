@@ -66,6 +66,25 @@ def team_report(outcomes: Iterable) -> dict:
     }
 
 
+def team_results(definition: dict, outcomes: Iterable) -> dict | None:
+    """The results of a tournament's games as every reader shows them, when its game is
+    cooperative: the one place that decides between team results and competitive ratings,
+    so ``ratings`` (table and ``--json``), ``report`` and :func:`forumlab.ratings` give the
+    same figures for the same file.
+
+    Args:
+        definition: the (first) stored tournament definition.
+        outcomes: its games (after any label merge).
+
+    Returns:
+        :func:`team_report` of the games for a cooperative game; None for a competitive
+        one (rate it with :func:`forumlab.arena.ratings.rate_outcomes`).
+    """
+    if not is_cooperative(definition):
+        return None
+    return team_report(outcomes)
+
+
 def format_team_report(report: dict) -> str:
     """Human-readable tables of :func:`team_report` (no trailing newline)."""
     lines = ["cooperative game: team win rate against the automaton (95% Wilson interval)",

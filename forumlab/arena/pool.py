@@ -136,3 +136,35 @@ def load_results(paths: str | os.PathLike | Iterable[str | os.PathLike],
         games=tuple(len(o) for _, o, _, _, _ in per_file),
         sprt=per_file[0][4] if len(per_file) == 1 else None,
     )
+
+
+def results_json(pooled: PooledResults, anchor: str | None = None) -> dict[str, Any]:
+    """What ``forumlab ratings --json`` prints and :func:`forumlab.ratings` returns.
+
+    A cooperative game gives the team's results (:func:`forumlab.arena.cooperative.team_results`),
+    any other the Plackett-Luce ratings (:func:`forumlab.arena.ratings.ratings_report`);
+    both with ``games``, ``tournament`` (the first file's definition), ``sources`` (per
+    file its path, games and definition) and ``sprt`` (the sequential test's record, or None).
+
+    Args:
+        pooled: the games, from :func:`load_results`.
+        anchor: the label at Elo 0 (competitive games only).
+
+    Returns:
+        A JSON-ready dict.
+
+    Raises:
+        RatingsError: the games cannot be rated (e.g. ``anchor`` did not play).
+    """
+    from .cooperative import team_results
+    from .ratings import rate_outcomes, ratings_report
+
+    report = team_results(pooled.definition, pooled.outcomes)
+    if report is None:
+        report = ratings_report(rate_outcomes(pooled.outcomes, anchor=anchor))
+    report["games"] = len(pooled.outcomes)
+    report["tournament"] = pooled.definition
+    report["sources"] = [{"path": p, "games": n, "tournament": d}
+                         for p, n, d in zip(pooled.paths, pooled.games, pooled.definitions)]
+    report["sprt"] = pooled.sprt
+    return report

@@ -39,6 +39,9 @@ class ReportSection:
     # Per player count, per seat: mean points per scoring source, when the game reports
     # them (``vp_by_source`` in its result); None when it does not.
     score_sources: dict[int, list[dict[str, float]]] | None = None
+    # A cooperative game's team results (forumlab.arena.cooperative.team_results), shown
+    # instead of the competitive ratings; None for a competitive game.
+    team: dict[str, Any] | None = None
 
     @property
     def agents(self) -> list[str]:
@@ -193,7 +196,7 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
                           versions: Iterable[dict[str, Any] | None], outcomes: Iterable[GameOutcome],
                           anchor: str | None = None, sprt: dict[str, Any] | None = None,
                           sources: Iterable[str] = (), merges: Iterable[str] = (),
-                          breakdown: bool = False) -> ReportSection:
+                          breakdown: bool = False, team: dict[str, Any] | None = None) -> ReportSection:
     """A section of games already read.
 
     Args:
@@ -208,6 +211,8 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
         merges: the label merges already applied to ``outcomes`` (shown on the page).
         breakdown: replay the games for their points per scoring source (see
             :func:`score_sources`), when the game reports them.
+        team: the team's results of a cooperative game
+            (:func:`forumlab.arena.cooperative.team_results`), shown instead of ratings.
 
     Returns:
         The :class:`ReportSection`.
@@ -224,7 +229,7 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
     sources_by_seat = score_sources(definitions[0], outcomes) if breakdown and definitions else None
     return ReportSection(title=title, definitions=definitions, versions=_distinct(versions),
                          outcomes=outcomes, ratings=ratings, sprt=sprt, sources=tuple(sources),
-                         merges=tuple(merges), score_sources=sources_by_seat)
+                         merges=tuple(merges), score_sources=sources_by_seat, team=team)
 
 
 def section_from_store(db, title: str | None = None, anchor: str | None = None,
@@ -247,10 +252,12 @@ def section_from_store(db, title: str | None = None, anchor: str | None = None,
         ForumlabError: a file holds no finished games.
         ConfigError: files that cannot be pooled, or a bad merge.
     """
+    from ..arena.cooperative import team_results
     from ..arena.pool import load_results
 
     pooled = load_results(db, merges)
     if title is None:
         title = readable_title(pooled.definition, pooled.outcomes)
     return section_from_outcomes(title, pooled.definitions, pooled.versions, pooled.outcomes, anchor,
-                                 pooled.sprt, sources=pooled.paths, merges=merges, breakdown=breakdown)
+                                 pooled.sprt, sources=pooled.paths, merges=merges, breakdown=breakdown,
+                                 team=team_results(pooled.definition, pooled.outcomes))

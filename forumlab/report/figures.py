@@ -10,9 +10,11 @@ also keeps the ids inside one SVG from clashing with those of another.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -39,6 +41,22 @@ def require_matplotlib() -> None:
                           f"pip install 'forumlab[{EXTRA}]'") from None
 
 
+def literal_text(draw: Callable[..., str | None]) -> Callable[..., str | None]:
+    """Draw a figure with every text literal: labels are agents' names, game options and
+    fault kinds chosen by users, and a ``$`` in one (``a$x$b``) must print as a dollar
+    sign, not start matplotlib's mathtext (which draws it as a formula, or fails on one
+    it cannot parse). ``text.parse_math`` is off while the figure is made *and* saved,
+    since tick labels are created only when it is drawn."""
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
 def _figure(height: float):
     from matplotlib.figure import Figure
 
@@ -62,6 +80,7 @@ def rating_bars(section: ReportSection) -> dict[str, tuple[float, float]]:
     return dict(section.ratings.comparison_interval)
 
 
+@literal_text
 def ratings_figure(section: ReportSection) -> str:
     """Elo of every agent with its comparison interval, best at the top.
 
@@ -122,6 +141,7 @@ def ratings_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def times_figure(section: ReportSection) -> str | None:
     """Wall-clock milliseconds per move per agent: the mean (bar) and the longest move (dot;
     the slowest game's mean where single moves were not kept), on a log scale; None when
@@ -148,6 +168,7 @@ def times_figure(section: ReportSection) -> str | None:
     return svg_uri(fig)
 
 
+@literal_text
 def seat_scores_figure(section: ReportSection) -> str:
     """Distribution of final scores per seat (box plot with every game as a dot), one panel
     per player count."""
@@ -169,6 +190,7 @@ def seat_scores_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def score_sources_figure(section: ReportSection) -> str | None:
     """Mean points per scoring source and seat, stacked; None when the game does not
     report its sources."""
@@ -197,6 +219,7 @@ def score_sources_figure(section: ReportSection) -> str | None:
     return svg_uri(fig)
 
 
+@literal_text
 def superiority_figure(section: ReportSection) -> str:
     """Heatmap of the likelihood of superiority, row agent over column agent."""
     r = section.ratings
@@ -223,6 +246,7 @@ def superiority_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def seats_figure(section: ReportSection) -> str:
     """Seat advantage over seat 0 in Elo with 95% intervals, one panel per player count."""
     r = section.ratings
@@ -242,6 +266,7 @@ def seats_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def scores_figure(section: ReportSection) -> str:
     """Distribution of final scores per agent (box plot with every entry as a dot)."""
     scores = section.scores_by_agent()
@@ -260,6 +285,7 @@ def scores_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def lengths_figure(section: ReportSection) -> str:
     """Histogram of game lengths in plies, stacked by why the game ended."""
     lengths = section.lengths()
@@ -279,6 +305,7 @@ def lengths_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+@literal_text
 def faults_figure(section: ReportSection) -> str | None:
     """Faults per agent, stacked by kind; None when no game has a fault."""
     counts = section.fault_counts()
@@ -301,6 +328,7 @@ def faults_figure(section: ReportSection) -> str | None:
     return svg_uri(fig)
 
 
+@literal_text
 def sprt_figure(section: ReportSection) -> str | None:
     """The log-likelihood ratio after each rotation group, with the two bounds."""
     sprt = section.sprt

@@ -33,6 +33,9 @@ FIGURE_PARTS = ("ratings", "superiority", "seats", "scores", "lengths")
 # A self-play section (one agent in every seat) leads with its seats and leaves out the
 # parts that compare agents.
 SELF_PLAY_PARTS = ("seats", "ratings", "times", "lengths", "faults", "definition")
+# A cooperative game's section: the team's results against the automaton take the place
+# of the ratings, and nothing that ranks the seats against each other is shown.
+TEAM_PARTS = ("ratings", "times", "scores", "lengths", "faults", "definition")
 MAX_FAULT_ROWS = 200  # a listing beyond that says how many more there are
 
 _STYLE = """
@@ -105,6 +108,26 @@ def _ratings_part(s: ReportSection, k: int) -> str:
     if len(s.agents) >= 2:
         html += f'<p class="note">{escape(scale_note(r))}</p>'
     return html
+
+
+def _team_part(s: ReportSection, k: int) -> str:
+    """A cooperative game's results: the team's win rate against the automaton, per agent
+    and per lineup (the figures of ``forumlab ratings``)."""
+    t = s.team
+
+    def row(name: str, r: dict) -> list[object]:
+        low, high = r["win_rate_95"]
+        return [name, r["games"], r["team_wins"], f"{r['win_rate']:.3f}", f"[{low:.3f}, {high:.3f}]",
+                f"{r['mean_value']:.2f}"]
+
+    rows = [row("all games", t["team"])] + [row(a, r) for a, r in t["agents"].items()]
+    if len(t["lineups"]) > 1:
+        rows += [row(name, r) for name, r in t["lineups"].items()]
+    return ('<p class="note">A cooperative game: the seats win or lose together against the '
+            "automaton, so the team's win rate (95% Wilson interval) is shown, not competitive "
+            "ratings.</p>"
+            + _table(["Agent / lineup", "Games", "Team wins", "Team win rate", "95% interval", "Mean value"],
+                     rows))
 
 
 def _superiority_part(s: ReportSection, k: int) -> str:
@@ -319,10 +342,16 @@ def render(title: str, sections: list[ReportSection],
         if s.sprt:
             parts.append(_part(f"sprt-{k}", "Sequential test (SPRT)", _sprt_part(s, k)))
         headings = dict(PARTS)
-        stems = SELF_PLAY_PARTS if len(s.agents) < 2 else [stem for stem, _ in PARTS]
+        if s.team is not None:  # (one agent's scores per seat are a Seats figure, not shown here)
+            stems = [stem for stem in TEAM_PARTS if stem != "scores" or len(s.agents) >= 2]
+        else:
+            stems = SELF_PLAY_PARTS if len(s.agents) < 2 else [stem for stem, _ in PARTS]
         for stem in stems:
             heading = "Agent" if stem == "ratings" and len(s.agents) < 2 else headings[stem]
-            parts.append(_part(f"{stem}-{k}", heading, _RENDER[stem](s, k)))
+            render_part = _RENDER[stem]
+            if s.team is not None and stem == "ratings":
+                heading, render_part = "Team results", _team_part
+            parts.append(_part(f"{stem}-{k}", heading, render_part(s, k)))
         parts.append("</section>")
         body.append("".join(parts))
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
