@@ -37,6 +37,17 @@ _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
 MAX_THREADS = 64
+# Upper bounds of the parameters, chosen so that every value allowed keeps the kernels'
+# arithmetic in range (int64 counters, float64 products such as widen * sqrt(visits),
+# which the kernel turns into an int64) while leaving far more room than any search
+# uses; a value beyond them is refused with one line instead of failing in every search.
+MAX_COUNT = 1 << 62  # iterations and visit thresholds (int64 counters)
+MAX_SECONDS = 1e6  # time budgets (about 11.6 days a move)
+MAX_WEIGHT = 1e6  # c, widen, history: times sqrt(visits) <= 2**31 stays below 2**63
+MAX_HSCALE = 1e9  # score points per logistic unit
+MAX_MOVES = 1 << 16  # counts of moves (samples, proposals, replies): above every move list
+MAX_PLIES = 1 << 20  # depths and rollout plies
+MAX_NODES = 1 << 40  # node table size (memory runs out long before)
 _ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC,
              "none": kernel.ROLLOUT_NONE, "sample": kernel.ROLLOUT_SAMPLED}
 
@@ -47,51 +58,55 @@ class MCTSAgent(Agent):
     name = "mcts"
     description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
     params = {
-        "iterations": Param(1000, "iterations per move (when time is 0)", low=1),
-        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0", low=0.0),
+        "iterations": Param(1000, "iterations per move (when time is 0)", low=1, high=MAX_COUNT),
+        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0", low=0.0,
+                      high=MAX_SECONDS),
         "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0",
-                          low=0.0),
-        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])", low=0.0),
+                          low=0.0, high=MAX_SECONDS),
+        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])", low=0.0, high=MAX_WEIGHT),
         "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) "
                                    "| sample (best of `samples` random moves by the one-ply heuristic) "
                                    "| none (heuristic at the leaf)", choices=tuple(_ROLLOUTS)),
-        "samples": Param(8, "random moves scored per ply of a rollout=sample rollout", low=1),
+        "samples": Param(8, "random moves scored per ply of a rollout=sample rollout", low=1, high=MAX_MOVES),
         "proposals": Param(0, "of those samples, how many come from the game's proposal of contested moves "
-                              "(a game without one proposes uniformly random moves)", low=0),
+                              "(a game without one proposes uniformly random moves)", low=0, high=MAX_MOVES),
         "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
-        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0),
+        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0,
+                        high=MAX_PLIES),
         "long_cutoff": Param(-1, "the cutoff of a move whose budget is long (long_min_seconds, "
                                  "long_min_iterations); -1 = cutoff at every budget: rollouts that "
-                                 "look further pay only when there is time for many of them", low=-1),
+                                 "look further pay only when there is time for many of them", low=-1, high=MAX_PLIES),
         "long_proposals": Param(-1, "the proposals of a move whose budget is long (the long_cutoff gate); "
-                                    "-1 = proposals at every budget", low=-1),
+                                    "-1 = proposals at every budget", low=-1, high=MAX_MOVES),
         "long_min_seconds": Param(0.0, "under a time or cpu_time budget, use long_cutoff and "
                                        "long_proposals only when the move's budget is at least this many "
                                        "seconds (0 = any budget)",
-                                  low=0.0),
+                                  low=0.0, high=MAX_SECONDS),
         "long_min_iterations": Param(0, "under an iteration budget, use long_cutoff and long_proposals "
                                         "only when the move's budget is at least this many iterations "
-                                        "(0 = any budget)", low=0),
+                                        "(0 = any budget)", low=0, high=MAX_COUNT),
         "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
                                "(mean chance of being ahead of each other seat)",
                         choices=tuple(REWARD_NAMES)),
         "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions",
-                        low=0.0, low_open=True),
+                        low=0.0, low_open=True, high=MAX_HSCALE),
         "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
-                               "deeper positions are scored as leaves", low=0),
+                               "deeper positions are scored as leaves", low=0, high=MAX_PLIES),
         "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
-                           "tree_depth more plies, best-first (0 = never): more time buys depth", low=0),
+                           "tree_depth more plies, best-first (0 = never): more time buys depth", low=0,
+                         high=MAX_COUNT),
         "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
-                                 "(0 = at once): short searches keep the tree_depth tree", low=0),
+                                 "(0 = at once): short searches keep the tree_depth tree", low=0, high=MAX_COUNT),
         "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's "
-                                         "budget is at least this many seconds (0 = any budget)", low=0.0),
+                                         "budget is at least this many seconds (0 = any budget)", low=0.0,
+                                      high=MAX_SECONDS),
         "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
-                                          "at least this many iterations (0 = any budget)", low=0),
+                                          "at least this many iterations (0 = any budget)", low=0, high=MAX_COUNT),
         "order_sample": Param(0, "a node that deepening opens (at depth order_depth or more) orders "
                                  "this many of its legal moves, drawn uniformly, instead of all of them "
                                  "(0 = all): deepening then costs little where moves number thousands; "
                                  "in a search that deepens, tree reuse is off: a kept node may have "
-                                 "been ordered from a sample", low=0),
+                                 "been ordered from a sample", low=0, high=MAX_MOVES),
         "random_ties": Param(False, "best-first orders put moves of equal one-ply value in random order "
                                     "(drawn from the search's RNG), not move-list order: a widened node "
                                     "then opens a uniform draw of each tied class, not the same run of "
@@ -100,19 +115,20 @@ class MCTSAgent(Agent):
                                   "(with reward=rank: each pair's gap gained), not the margin itself"),
         "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
         "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic",
-                             low=0),
+                             low=0, high=MAX_PLIES),
         "widen": Param(0.0, "progressive unpruning of best-first nodes: "
-                             "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0),
+                             "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0, high=MAX_WEIGHT),
         "replies": Param(0, "most children a best-first node of another seat opens, its best by its own "
                             "one-ply heuristic (0 = as widen allows; 1 = expect greedy's move: an "
                             "opponent model, strong against greedy seats, weak against searching ones)",
-                         low=0),
-        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0),
+                         low=0, high=MAX_MOVES),
+        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0,
+                         high=MAX_WEIGHT),
         "reuse": Param(True, "keep the subtree of the position reached between moves"),
         "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false",
                         choices=("auto", True, False)),
         "max_nodes": Param(2_000_000, "node table size of each thread's tree; "
-                                      "the tree stops growing when full", low=2),
+                                      "the tree stops growing when full", low=2, high=MAX_NODES),
         "threads": Param(1, "root-parallel searches, one tree each "
                             f"(up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
                             "iterations is their total, time and cpu_time bound each thread",
@@ -289,8 +305,15 @@ class _Search:
     # ---- tree management ---------------------------------------------------------
     @staticmethod
     def _allocate(capacity: int, players: int, max_moves: int):
-        nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
-        rewards = np.empty((capacity, 2 * players), dtype=np.float64)
+        try:
+            nodes = np.empty((capacity, kernel.N_FIELDS), dtype=np.int64)
+            rewards = np.empty((capacity, 2 * players), dtype=np.float64)
+        except (MemoryError, ValueError):  # ValueError: beyond what numpy can address
+            # A budget of many iterations sizes the table up front (up to max_nodes):
+            # say which parameters to lower rather than numpy's words.
+            need = capacity * 8 * (kernel.N_FIELDS + 2 * players)
+            raise ForumlabError(f"mcts: no memory for a tree of {capacity} nodes ({need / 2**30:.3g} GiB); "
+                                "lower max_nodes or iterations") from None
         meta = np.zeros(2, dtype=np.int64)
         # Rows of best-first move orders: up to 512, within about 8 MB.
         rows = max(16, min(_ORDER_POOL_ROWS, (8 << 20) // (8 * max_moves)))

@@ -42,6 +42,10 @@ from ..core.game import State
 from ..search import minimax as minimax_search
 from .base import Agent, Param
 
+# Time budgets become int64 nanosecond deadlines in the kernels; 1e6 s (about 11.6 days
+# a move) is far below where they would overflow.
+MAX_SECONDS = 1e6
+
 
 def _budget_params(default_depth: int, tt_bits: int = 18,
                    extra: dict[str, Param] | None = None) -> dict[str, Param]:
@@ -50,8 +54,9 @@ def _budget_params(default_depth: int, tt_bits: int = 18,
                           f"nodes/time budget is spent; {default_depth} when no budget is given)",
                        low=0, high=minimax_search.MAX_DEPTH),
         "nodes": Param(0, "node budget per move (0 = none; deterministic)", low=0, high=1 << 62),
-        "time": Param(0.0, "wall-clock seconds per move (0 = none)", low=0.0),
-        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)", low=0.0),
+        "time": Param(0.0, "wall-clock seconds per move (0 = none)", low=0.0, high=MAX_SECONDS),
+        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move (0 = none)", low=0.0,
+                          high=MAX_SECONDS),
         "tt_bits": Param(tt_bits, "transposition table of 2**tt_bits entries (0 = none)", low=0, high=28),
         # "order" until the name was shared with MCTS's order_depth (records and notes use it)
         "order_depth": Param(minimax_search.ORDER_DEPTH,
