@@ -281,8 +281,14 @@ def check_sprt_record(path: Path | str, record: Any, definition: dict[str, Any] 
 # --------------------------------------------------------------------- games
 
 
+_NUMBER_TYPES = (int, float)
+
+
 def _numbers(value: Any, n: int | None) -> bool:
-    return type(value) is list and (n is None or len(value) == n) and all(map(_is_number, value))
+    # A NaN or an infinity makes the sum NaN or infinite, so one isfinite checks them all
+    # (values so large that their sum overflows are no results either).
+    return (type(value) is list and (n is None or len(value) == n)
+            and all(type(v) in _NUMBER_TYPES for v in value) and math.isfinite(sum(value)))
 
 
 def _ints(value: Any, n: int | None) -> bool:

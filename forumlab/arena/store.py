@@ -734,10 +734,17 @@ def _move_time_row(o: GameOutcome) -> list[str] | None:
         raise StoreError(f"game {o.key} cannot be recorded: {exc}") from None
 
 
+_scan_json = json.JSONDecoder().raw_decode  # json.loads minus its wrapping: rows are read by the 10,000
+
+
 def _decode(text: Any) -> Any:
+    """One stored JSON text (compact, as written), decoded; ValueError/TypeError if it is not."""
     if type(text) is not str:
         raise TypeError(f"a JSON column holds {type(text).__name__}, not text")
-    return json.loads(text)
+    value, end = _scan_json(text)
+    if end != len(text):
+        raise ValueError(f"extra data after the JSON value (char {end})")
+    return value
 
 
 _JSON_COLUMNS = ("labels", "specs", "agent_seeds", "moves", "scores", "ranks", "faults",
