@@ -16,27 +16,54 @@ from pathlib import Path
 from typing import Any
 
 from .agents.base import Agent
+from .core.errors import ConfigError
 from .core.game import Game, State
 from .core.record import Record
 
+MAX_WORKERS = 1024  # local processes, as the command line allows; a Dask cluster for more
 
-def load_game(name: str, **options: Any) -> Game:
+
+def _is_int(value: Any) -> bool:
+    """An integer and not a bool (``True`` is no seed, no count)."""
+    import numpy as np
+
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_seed(seed: Any, what: str = "seed") -> int:
+    """``seed`` as an int when it is a 64-bit integer, else ConfigError (as the command
+    line's ``--seed`` is checked: a float is refused, not truncated)."""
+    if not _is_int(seed):
+        raise ConfigError(f"{what} must be an integer, not {seed!r}")
+    if not -(2**63) <= int(seed) <= 2**63 - 1:
+        raise ConfigError(f"{what} {int(seed)} does not fit in 64 bits (-2**63 .. 2**63-1)")
+    return int(seed)
+
+
+def _check_game_name(game: Any) -> str:
+    if not isinstance(game, str):
+        raise ConfigError(f"game must be a game name (text), not {game!r}")
+    return game
+
+
+def load_game(name: str, /, **options: Any) -> Game:
     """A configured game.
 
     Args:
         name: a registered game, e.g. ``"forum-romanum"`` (``forumlab games`` lists them).
-        **options: the game's options, e.g. ``players=3``.
+        **options: the game's options, e.g. ``players=3`` (``name`` is positional only,
+            so an option of that name reaches the game, which refuses it, as any).
 
     Returns:
         The game; ``game.new_state(seed)`` starts a game of it.
 
     Raises:
         UnknownGameError: no game has this name.
-        ConfigError: an unknown option or a bad value.
+        ConfigError: a name that is not text, an unknown option or a bad value.
     """
     from .core.registry import create_game
 
-    return create_game(name, options)
+    return create_game(_check_game_name(name), options)
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
@@ -50,11 +77,13 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         The agent; ``agent.act(state)`` returns its move code.
 
     Raises:
-        AgentSpecError: a malformed spec, an unknown agent or a bad parameter.
+        AgentSpecError: a malformed spec, an unknown agent, a bad parameter, a module
+            that fails to import, or a seed that is not a 64-bit integer.
     """
     from .agents.registry import create_agent
+    from .agents.spec import check_seed
 
-    return create_agent(spec, seed=seed)
+    return create_agent(spec, seed=check_seed(seed))
 
 
 def play(game: Game | str, agents: list[Agent | str], seed: int = 0) -> Record:
@@ -79,15 +108,26 @@ def play(game: Game | str, agents: list[Agent | str], seed: int = 0) -> Record:
         ``forumlab replay`` reads. :func:`replay` gives the final state.
 
     Raises:
-        ValueError: the number of agents is not the game's number of players.
+        UnknownGameError: an unknown game name.
+        ConfigError: ``game`` is neither a Game nor a name, ``seed`` is not a 64-bit
+            integer, or the number of agents is not the game's number of players.
+        AgentSpecError: ``agents`` is not a list of agents and spec strings, or a spec
+            is bad.
     """
+    from .agents.spec import AgentSpecError
     from .arena.match import play_match
     from .core.rng import derive_seed
 
-    if isinstance(game, str):
+    seed = _check_seed(seed)
+    if not isinstance(game, Game):
         game = load_game(game)
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise AgentSpecError(f"agents must be a list of agents or spec strings, one per seat, not {agents!r}")
+    for agent in agents:
+        if not isinstance(agent, (str, Agent)):
+            raise AgentSpecError(f"an agent must be an Agent or a spec string, not {agent!r}")
     if len(agents) != game.players:
-        raise ValueError(f"{len(agents)} agents for {game.players} players")
+        raise ConfigError(f"{len(agents)} agents for {game.players} players")
     seats, info = [], []
     for i, agent in enumerate(agents):
         if isinstance(agent, str):
@@ -118,12 +158,12 @@ def replay(record: Record | dict[str, Any] | str | Path) -> State:
 
     if isinstance(record, (str, Path)):
         record = load_record(record)
-    elif isinstance(record, dict):
+    elif not isinstance(record, Record):  # a dict, or anything else: refused as a record
         record = Record.from_json(record)
     return replay_record(record)
 
 
-def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_lineup: int = 1,
+def run_tournament(game: str, agents: list[str], db: str | Path, /, *, games_per_lineup: int = 1,
                    format: str = "round-robin", candidate: str | None = None,
                    rotations: str = "balanced", seed: int = 1, workers: int | None = None,
                    progress: bool = False, **options: Any) -> dict[str, Any]:
@@ -148,12 +188,28 @@ def run_tournament(game: str, agents: list[str], db: str | Path, *, games_per_li
         :func:`ratings` of the file, plus ``"played"``: the games played by this call.
 
     Raises:
-        ConfigError, AgentSpecError: a bad definition (nothing is created).
+        ConfigError, AgentSpecError: a bad definition or argument (``workers``,
+            ``progress`` or ``db`` of the wrong type, a worker count out of range
+            included), found before the results file is created: nothing is created.
         StoreError: the file holds another tournament or is not a results file.
     """
+    from .agents.spec import AgentSpecError
     from .arena.definition import TournamentDefinition, parse_agent_option
     from .arena.tournament import run_tournament as run
 
+    # Everything is checked before run() creates the results file, so that a refused
+    # call leaves no file behind.
+    _check_game_name(game)
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) or not all(
+            isinstance(a, str) for a in agents):
+        raise AgentSpecError(f"agents must be a list of spec strings (or 'label=spec'), not {agents!r}")
+    if not isinstance(db, (str, Path)):
+        raise ConfigError(f"db must be a path, not {db!r}")
+    if workers is not None and not (_is_int(workers) and 0 <= workers <= MAX_WORKERS):
+        raise ConfigError(f"workers must be None (one per core) or an integer from 0 (in this process) "
+                          f"to {MAX_WORKERS}, not {workers!r}")
+    if not isinstance(progress, bool):
+        raise ConfigError(f"progress must be true or false, not {progress!r}")
     definition = TournamentDefinition(
         game=game, config=dict(options), agents=tuple(parse_agent_option(a) for a in agents),
         format=format, candidate=candidate, games_per_lineup=games_per_lineup,

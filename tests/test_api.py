@@ -73,7 +73,7 @@ def test_play_takes_agent_objects_and_checks_the_seat_count():
     agents = [forumlab.make_agent("random", seed=1), forumlab.make_agent("greedy", seed=2)]
     record = forumlab.play(game, agents, seed=3)
     assert record.result["terminal"] and record.agents[1] == {"label": "greedy", "spec": "greedy", "seed": 2}
-    with pytest.raises(ValueError, match="1 agents for 2 players"):
+    with pytest.raises(ConfigError, match="1 agents for 2 players"):
         forumlab.play(game, agents[:1], seed=3)
 
 

@@ -8,6 +8,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from forumlab.agents.registry import create_agent  # noqa: E402
+from forumlab.core.errors import ConfigError  # noqa: E402
 from forumlab.core.registry import game_names, get_game_class  # noqa: E402
 from forumlab.core.rng import make_rng  # noqa: E402
 from forumlab.interop.openspiel import SpielState, register_games, short_name  # noqa: E402
@@ -38,7 +39,7 @@ def test_the_seed_parameter_fixes_the_game_and_the_default_varies_it():
     again = pyspiel.load_game("python_forumlab_forma", {"players": 2})
     assert str(again.new_initial_state()) == str(pyspiel.load_game(
         "python_forumlab_forma", {"players": 2}).new_initial_state())
-    with pytest.raises(ValueError, match="seed must be -1"):
+    with pytest.raises(ConfigError, match="seed must be -1"):
         pyspiel.load_game("python_forumlab_forma", {"players": 2, "seed": -5})
 
 

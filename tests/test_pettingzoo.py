@@ -9,7 +9,7 @@ pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed 
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from forumlab.core.errors import IllegalMoveError  # noqa: E402
+from forumlab.core.errors import ConfigError, IllegalMoveError  # noqa: E402
 from forumlab.core.registry import create_game, game_names  # noqa: E402
 from forumlab.interop.pettingzoo import env  # noqa: E402
 from tests import toy_goofspiel  # noqa: E402
@@ -79,5 +79,5 @@ def test_render_ansi_is_the_board_and_an_illegal_action_is_refused():
     assert e.unwrapped.state.history == []
     e.step(np.int64(legal))
     assert len(e.unwrapped.state.history) == 1
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(ConfigError, match="render_mode"):
         env("forma", render_mode="rgb_array")

@@ -54,6 +54,8 @@ def _env_targets() -> dict[str, str]:
         name, sep, target = (part.strip() for part in pair.partition("="))
         if not (sep and name and ":" in target):
             raise GameRegistrationError(f"{ENV_VAR}: {pair!r} is not name=module:Class")
+        if name in targets:  # neither may silently win
+            raise GameRegistrationError(f"{ENV_VAR}: {name} given twice")
         targets[name] = target
     return targets
 

@@ -60,6 +60,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("forumlab.interop.openspiel needs the openspiel extra: "
                       "pip install 'forumlab[openspiel]'") from exc
 
+from ..core.errors import ConfigError
 from ..core.game import Game, State
 from ..core.registry import create_game, game_names, get_game_class
 from ..testing.conformance import MAX_PLIES
@@ -113,22 +114,66 @@ def _register(name: str, spiel_name: str) -> None:
     pyspiel.register_game(game_type, game_class)
 
 
-def _game_options(text: str) -> dict[str, Any]:
-    """The ``options`` parameter (a JSON object, or empty) as keyword arguments.
+SEED_MAX = 2**31 - 1  # OpenSpiel's parameters are C++ ints
+_PARAMETERS = {"players": int, "seed": int, "options": str}
+
+
+def check_params(params: Any) -> dict[str, Any]:
+    """The game's OpenSpiel parameters, checked as the command line checks options.
+
+    Args:
+        params: a dict with any of ``players`` (int), ``seed`` (int, -1 .. 2**31 - 1) and
+            ``options`` (text: a JSON object), or None.
+
+    Returns:
+        A copy with integers as ``int``.
 
     Raises:
-        ValueError: not a JSON object, or it sets ``players`` (a parameter of its own).
+        ConfigError: not a dict, an unknown parameter, or a value of the wrong type or
+            out of range (never a TypeError or ValueError from inside: a parameter
+            ``name`` used to clash with ``create_game``'s own argument).
+    """
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise ConfigError(f"OpenSpiel parameters must be a dict, not {type(params).__name__}")
+    checked = {}
+    for key, value in params.items():
+        kind = _PARAMETERS.get(key)
+        if kind is None:
+            raise ConfigError(f"unknown parameter {key!r} (parameters: {', '.join(sorted(_PARAMETERS))}; "
+                              "the game's own options go inside 'options', as a JSON object)")
+        if kind is int:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise ConfigError(f"{key} must be an integer, not {value!r}")
+            value = int(value)
+        elif not isinstance(value, str):
+            raise ConfigError(f"{key} must be text (a JSON object), not {value!r}")
+        checked[key] = value
+    seed = checked.get("seed", -1)
+    if not -1 <= seed <= SEED_MAX:  # below -1 it would have meant -1 (a new seed per game) silently
+        raise ConfigError(f"seed must be -1 (a new seed per game) or 0..2**31 - 1, not {seed}")
+    return checked
+
+
+def _game_options(text: str) -> dict[str, Any]:
+    """The ``options`` parameter (a JSON object, or empty) as the game's config.
+
+    Raises:
+        ConfigError: not a JSON object, or it sets ``players`` (a parameter of its own).
     """
     if not text.strip():
         return {}
     try:
         options = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"options must be a JSON object, e.g. '{{\"draft\": true}}': {exc}") from None
+        raise ConfigError(f"options must be a JSON object, e.g. '{{\"draft\": true}}': {exc}") from None
+    except RecursionError:
+        raise ConfigError("options: the value nests too deeply") from None
     if not isinstance(options, dict):
-        raise ValueError(f"options must be a JSON object, not {text!r}")
+        raise ConfigError(f"options must be a JSON object, not {text!r}")
     if "players" in options:
-        raise ValueError("give players as its own parameter, not inside options")
+        raise ConfigError("give players as its own parameter, not inside options")
     return options
 
 
@@ -139,11 +184,17 @@ class SpielGame(pyspiel.Game):
     game_type: Any
 
     def __init__(self, params: dict[str, Any] | None = None):
-        params = dict(params or {})
-        options = _game_options(str(params.get("options", "")))
+        """The game with OpenSpiel parameters (module docstring).
+
+        Raises:
+            ConfigError: a bad parameter or game option (:func:`check_params`).
+        """
+        params = check_params(params)
+        options = _game_options(params.get("options", ""))
         if "players" in params:
-            options["players"] = int(params["players"])
-        self.forumlab_game: Game = create_game(self.forumlab_name, **options)
+            options["players"] = params["players"]
+        # as a config dict: a game option never meets create_game's own arguments
+        self.forumlab_game: Game = create_game(self.forumlab_name, options)
         game = self.forumlab_game
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_actions,
@@ -155,9 +206,7 @@ class SpielGame(pyspiel.Game):
             max_game_length=MAX_PLIES,
         )
         super().__init__(self.game_type, info, params)
-        self._fixed_seed = int(params.get("seed", -1))
-        if self._fixed_seed < -1:  # it would have meant -1 (a new seed per game) silently
-            raise ValueError(f"seed must be -1 (a new seed per game) or 0..2**31 - 1, not {self._fixed_seed}")
+        self._fixed_seed = params.get("seed", -1)
         self._seeds = np.random.default_rng(0)
 
     def new_initial_state(self) -> SpielState:

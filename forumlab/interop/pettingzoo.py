@@ -42,12 +42,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("forumlab.interop.pettingzoo needs the pettingzoo extra: "
                       "pip install 'forumlab[pettingzoo]'") from exc
 
-from ..core.errors import IllegalMoveError
+from ..core.errors import ConfigError, IllegalMoveError
 from ..core.game import Game, State
 from ..core.registry import create_game
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
+def env(game: str | Game, /, render_mode: str | None = None, **options: Any) -> AECEnv:
     """A PettingZoo AEC environment of a forumlab game, with PettingZoo's order checks.
 
     Args:
@@ -59,8 +59,9 @@ def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AEC
         The environment (call ``reset`` first).
 
     Raises:
-        UnknownGameError, ConfigError: a bad game name or option.
-        ValueError: an unknown render mode.
+        UnknownGameError: an unknown game name.
+        ConfigError: a bad game option, an unknown render mode, or options given with a
+            configured game.
     """
     return wrappers.OrderEnforcingWrapper(ForumlabAECEnv(game, render_mode=render_mode, **options))
 
@@ -70,17 +71,20 @@ class ForumlabAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "forumlab_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any):
+    def __init__(self, game: str | Game, /, render_mode: str | None = None, **options: Any):
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, "
-                             f"not {render_mode!r}")
+        if not (render_mode is None or (isinstance(render_mode, str)
+                                        and render_mode in self.metadata["render_modes"])):
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                              f"not {render_mode!r}")
         if isinstance(game, Game):
             if options:
-                raise ValueError("give options with a game name, not with a configured game")
+                raise ConfigError("give options with a game name, not with a configured game")
             self.game = game
-        else:
+        elif isinstance(game, str):
             self.game = create_game(game, options)
+        else:
+            raise ConfigError(f"game must be a game name or a configured Game, not {game!r}")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"forumlab_{self.game.name.replace('-', '_')}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
@@ -105,9 +109,18 @@ class ForumlabAECEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game; its seed is drawn from ``seed`` (fresh entropy when None)."""
+        """Start a new game; its seed is drawn from ``seed`` (fresh entropy when None).
+
+        Raises:
+            ConfigError: ``seed`` is not None or an integer >= 0 (a float is refused,
+                not truncated). ``options`` is ignored (PettingZoo's own checks pass some;
+                the game's options go to :func:`env`).
+        """
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+                                 or seed < 0):
+            raise ConfigError(f"seed must be None or an integer >= 0, not {seed!r}")
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
+            self._np_random, _ = seeding.np_random(None if seed is None else int(seed))
         game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self.state = self.game.new_state(game_seed)
         self.agents = list(self.possible_agents)
