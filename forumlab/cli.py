@@ -200,7 +200,11 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     from .agents.human import QuitRequest
     from .arena.warmup import warm_up
 
-    warm_up(g.name, g.config, specs, seed)  # with a notice on stderr when it must compile
+    from .agents.process import ProcessAgent
+
+    # with a notice on stderr when it must compile; an agent in its own process is not
+    # imported here (its module's code runs in its process only)
+    warm_up(g.name, g.config, [s for s, a in zip(specs, seats) if not isinstance(a, ProcessAgent)], seed)
     faults: list[dict] = []
     try:
         with ctrl_c.watching():
@@ -212,6 +216,10 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         _stop_early(state, record_path, seat_info,
                     {"cause": f"{stop.reason} (seat {stop.seat}, {specs[stop.seat]})"},
                     f"stopped by seat {stop.seat} ({stop.reason})", 0)
+    finally:
+        for agent in seats:
+            if isinstance(agent, ProcessAgent):
+                agent.close()
     result = state.result()
     if faults:
         result["ranks"] = fault_ranks(result["scores"], {f["seat"] for f in faults})
@@ -243,14 +251,20 @@ def _new_record_path(game: str, seed: int) -> str:
 
 
 def _create_seat_agent(spec: str, seed: int, ctrl_c):
-    """The agent of a seat, or one error line: whatever stops a third-party agent from
-    being created (its constructor raising, calling sys.exit, ...) is bad input of
-    ``play``, reported before anything is played or written. (A tournament, which creates
-    agents in its workers, records the same failure as the seat's ``init`` fault.)"""
+    """The agent of a seat, or one error line: whatever stops an agent from being created
+    (its module failing to import, its constructor raising, calling sys.exit or ending
+    its process) is bad input of ``play``, reported before anything is played or
+    written. (A tournament, which creates agents in its workers, records the same
+    failure as the seat's ``init`` fault.) An agent that does not ship with forumlab
+    plays from a process of its own, as in a tournament's worker
+    (:mod:`forumlab.agents.process`), so that ending it costs the seat, not the game."""
+    from .agents.process import ProcessAgent, is_third_party
     from .agents.registry import create_agent
     from .agents.spec import AgentSpecError
 
     try:
+        if is_third_party(spec):
+            return ProcessAgent(spec, seed)
         return create_agent(spec, seed=seed)
     except ForumlabError:
         raise

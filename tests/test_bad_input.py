@@ -121,7 +121,7 @@ CASES = {
     "play: 2^63 in a spec": (["play", "forum-romanum", "-a", f"mcts(iterations={BIG}),random"], ["64 bits"]),
     # agent parameters, checked against their declarations (one case per kind of bad value)
     "play: agent parameter of the wrong type": (["play", "forum-romanum", "-a", "mcts(iterations=many),random"],
-                                                ["agent 'mcts': iterations must be an integer >= 1, not 'many'"]),
+                                                ["agent 'mcts': iterations must be an integer in 1..2**62, not 'many'"]),
     "play: agent parameter out of range": (["play", "forum-romanum", "-a", "paranoid(depth=65),random"],
                                            ["agent 'paranoid': depth must be an integer in 0..64, not 65"]),
     "play: agent parameter not a choice": (["play", "forma", "-a", "mcts(rollout=smart),random"],

@@ -95,7 +95,7 @@ def test_quick_ladder_reports_every_agent_and_budget(game, tmp_path):
     (["--game", "forma", "--agent", "mcts(c=-1)"], "c must be"),
     (["--game", "forma", "--agent", "nosuch"], "nosuch"),
     (["--game", "forma", "--agent", "mcts", "--agent", "mcts"], "--agent"),
-    (["--game", "forma", "--vary", "mcts:c=0.3,-1"], "agent 'mcts': c must be a number >= 0, not -1"),
+    (["--game", "forma", "--vary", "mcts:c=0.3,-1"], "agent 'mcts': c must be a number in [0, 1e+06], not -1"),
     (["--game", "forma", "--vary", "mcts:nope=1,2"], "agent 'mcts' has no parameter 'nope'"),
     (["--game", "forma", "--vary", "mcts:rollout=none,smart"], "rollout must be one of"),
     (["--game", "forma", "--vary", "mcts"], "expected SPEC:KEY=V1,V2"),

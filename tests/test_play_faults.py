@@ -2,7 +2,8 @@
 
 An agent that cannot be loaded or created is one ``error:`` line with exit code 2 before
 anything is written. An agent that fails during the game (an exception, SystemExit, its
-own KeyboardInterrupt, an illegal or garbage move) is a fault under the tournaments'
+own KeyboardInterrupt, an illegal or garbage move, or, since a third-party agent plays
+from a process of its own, os._exit and a segfault) is a fault under the tournaments'
 policy (forumlab.arena.runner.ask_agent, one code for both): the game goes on with the
 seeded random fallback in that seat, the record is written and lists the fault, and the
 moves are those a tournament game with the same seeds plays. A real Ctrl-C still stops
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from forumlab.arena.jobs import FAULT_EXCEPTION, FAULT_EXIT, FAULT_ILLEGAL, GameJob
+from forumlab.arena.jobs import FAULT_CRASH, FAULT_EXCEPTION, FAULT_EXIT, FAULT_ILLEGAL, GameJob
 from forumlab.arena.runner import run_job
 from forumlab.cli import main
 from forumlab.core.registry import create_game
@@ -131,9 +132,44 @@ def test_play_after_a_fault_plays_the_moves_a_tournament_game_plays(tmp_path):
     assert record["result"]["ranks"] == outcome.ranks
 
 
-def test_a_real_ctrl_c_inside_an_agent_still_stops_the_game_with_130_and_the_record(tmp_path):
-    # the agent sends SIGINT to its own process: a person's Ctrl-C, not the agent's fault
-    result, record = _play(tmp_path, "tests.fault_agents:CtrlCAgent,greedy")
+@pytest.mark.parametrize("agent, kind, words", [
+    ("tests.fault_agents:ExitingAgent", FAULT_EXIT, "the agent's process ended (exit code 3)"),
+    ("tests.fault_agents:SegfaultAgent", FAULT_CRASH, "killed by signal 11 (SIGSEGV)"),
+])
+def test_an_agent_that_ends_its_process_costs_its_seat_not_the_game(tmp_path, agent, kind, words):
+    # a third-party agent plays from a process of its own, as in a tournament's worker:
+    # os._exit(3) used to end play itself, with exit code 3 and no record
+    result, record = _play(tmp_path, f"greedy,{agent}")
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert record["result"]["terminal"]
+    (fault,) = record["result"]["faults"]
+    assert (fault["seat"], fault["kind"]) == (1, kind) and fault["ply"] > 2  # on its third move
+    assert words in fault["message"]
+
+
+def test_a_module_that_ends_the_process_at_import_is_one_line(tmp_path, monkeypatch):
+    module = f"exits_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{module}.py").write_text("import os\nos._exit(7)\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", *GAME, "-a", f"{module}:Bot,random", "--record", "game.json"])
+    assert_bad_input(result, f"{module}:Bot", "exit code 7")
+    assert [p.name for p in tmp_path.iterdir()] == [f"{module}.py"]
+
+
+def test_a_real_ctrl_c_during_an_agents_move_still_stops_the_game_with_130_and_the_record(
+        tmp_path, monkeypatch):
+    # SIGINT to play's process while the agent thinks (in its own process, which ignores
+    # it): a person's Ctrl-C, not the agent's fault
+    module = f"ctrlc_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{module}.py").write_text(
+        AGENT_HEAD + "import os, signal, time\n"
+                     "class Bot(Agent):\n    name = 'ctrlc'\n"
+                     "    def choose(self, state):\n"
+                     f"        os.kill({os.getpid()}, signal.SIGINT)\n"
+                     "        time.sleep(5)\n"
+                     "        return int(state.legal_moves()[0])\n")
+    monkeypatch.chdir(tmp_path)
+    result, record = _play(tmp_path, f"greedy,{module}:Bot")
     assert result.exit_code == 130, (result.output, result.exception)
     assert "interrupted; the record of the" in result.stderr
     assert record["interrupted"]["cause"] == "interrupted (Ctrl-C)"

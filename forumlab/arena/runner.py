@@ -166,7 +166,10 @@ def ask_agent(agent: Agent, view: State, state: State, ctrl_c: CtrlC, hard_limit
         fault = (FAULT_HANG, str(exc))
     except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
         kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_EXCEPTION
-        fault = (kind, exception_line(exc))
+        # An agent playing from its own process (forumlab.agents.process) says what
+        # happened there: its exception's kind and line, or how the process ended.
+        named = getattr(exc, "fault_kind", None)
+        fault = (named, str(exc)) if isinstance(named, str) else (kind, exception_line(exc))
     elapsed = time.perf_counter() - t0
     used = time.thread_time() - c0
     if fault is None and move not in set(state.legal_moves().tolist()):
