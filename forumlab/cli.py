@@ -154,8 +154,10 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     as in a tournament, anything it raises (SystemExit included), or a move that is not
     legal, is a fault reported on stderr, that seat's moves from then on are played by a
     seeded random agent, the seat ranks below every seat without a fault, and the
-    record's result lists the faults. Ctrl-C stops the game (exit 130); --record then
-    still writes the moves played so far.
+    record's result lists the faults. A third-party agent plays from a process of its
+    own, as in a tournament's worker, so ending that process (os._exit, a crash) is a
+    fault too. Ctrl-C stops the game (exit 130); --record then still writes the moves
+    played so far.
 
     A 'human' seat is a person at the terminal ('help' at its prompt lists the commands:
     moves, undo, quit, ...). With one, every move is announced, the record is always
