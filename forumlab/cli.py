@@ -200,9 +200,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
         seats[i].show_board = True
     state = g.new_state(seed)
     from .agents.human import QuitRequest
-    from .arena.warmup import warm_up
-
     from .agents.process import ProcessAgent
+    from .arena.warmup import warm_up
 
     # with a notice on stderr when it must compile; an agent in its own process is not
     # imported here (its module's code runs in its process only)

@@ -75,7 +75,8 @@ class MCTSAgent(Agent):
                         high=MAX_PLIES),
         "long_cutoff": Param(-1, "the cutoff of a move whose budget is long (long_min_seconds, "
                                  "long_min_iterations); -1 = cutoff at every budget: rollouts that "
-                                 "look further pay only when there is time for many of them", low=-1, high=MAX_PLIES),
+                                 "look further pay only when there is time for many of them",
+                             low=-1, high=MAX_PLIES),
         "long_proposals": Param(-1, "the proposals of a move whose budget is long (the long_cutoff gate); "
                                     "-1 = proposals at every budget", low=-1, high=MAX_MOVES),
         "long_min_seconds": Param(0.0, "under a time or cpu_time budget, use long_cutoff and "
@@ -96,12 +97,14 @@ class MCTSAgent(Agent):
                            "tree_depth more plies, best-first (0 = never): more time buys depth", low=0,
                          high=MAX_COUNT),
         "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
-                                 "(0 = at once): short searches keep the tree_depth tree", low=0, high=MAX_COUNT),
+                                 "(0 = at once): short searches keep the tree_depth tree",
+                               low=0, high=MAX_COUNT),
         "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's "
                                          "budget is at least this many seconds (0 = any budget)", low=0.0,
                                       high=MAX_SECONDS),
         "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
-                                          "at least this many iterations (0 = any budget)", low=0, high=MAX_COUNT),
+                                          "at least this many iterations (0 = any budget)",
+                                        low=0, high=MAX_COUNT),
         "order_sample": Param(0, "a node that deepening opens (at depth order_depth or more) orders "
                                  "this many of its legal moves, drawn uniformly, instead of all of them "
                                  "(0 = all): deepening then costs little where moves number thousands; "
