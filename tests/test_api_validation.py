@@ -233,3 +233,21 @@ def test_pettingzoo_arguments_are_checked_with_the_librarys_errors():
             e.reset(seed=seed)
     e.reset(seed=np.int64(2))
     assert e.unwrapped.state is not None
+
+
+# ---------------------------------------------------------------- states
+@pytest.mark.parametrize("seat", [99, -1, 2, 1.5, True])
+def test_view_for_refuses_a_seat_the_game_does_not_have(seat):
+    state = forumlab.load_game("forum-romanum", players=2).new_state(1)
+    with pytest.raises((ValueError, ForumlabError)) as info:
+        state.view_for(seat)
+    assert "seat must be 0..1" in _one_line(info)
+
+
+def test_play_refuses_a_move_code_that_is_not_an_integer():
+    state = forumlab.load_game("forum-romanum", players=2).new_state(1)
+    code = int(state.legal_moves()[0])
+    for move in (code + 0.9, float(code), True):
+        with pytest.raises(ForumlabError, match="must be an integer"):
+            state.play(move)
+    assert state.history == []
