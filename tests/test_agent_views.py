@@ -75,7 +75,10 @@ def test_the_arena_runner_hands_each_agent_its_own_view(spy_views):
     assert_only_own_views_were_handed()
 
 
-def test_forumlab_play_hands_each_agent_its_own_view(spy_views):
+def test_forumlab_play_hands_each_agent_its_own_view(spy_views, monkeypatch):
+    # in this process, where the spy's notes can be read (play would run a third-party
+    # agent in a process of its own, handing it the same view)
+    monkeypatch.setattr("forumlab.agents.process.is_third_party", lambda spec: False)
     spec = "tests.test_agent_views:ViewSpy"
     result = CliRunner().invoke(main, ["play", "forum-romanum", "--seed", "3", "-a", ",".join([spec] * 3)])
     assert result.exit_code == 0, result.output

@@ -188,3 +188,21 @@ def test_a_human_seat_with_standard_input_closed_stops_the_game_as_end_of_input(
     record = json.loads((tmp_path / "game.json").read_text())
     assert record["moves"] == [] and record["interrupted"]["cause"].startswith("end of input")
     assert "faults" not in record.get("result", {})
+
+
+def test_an_agent_in_its_own_process_is_handed_only_its_seats_view(tmp_path, monkeypatch):
+    module = f"spy_{uuid.uuid4().hex[:12]}"
+    notes = tmp_path / "notes.txt"
+    (tmp_path / f"{module}.py").write_text(
+        AGENT_HEAD + "class Bot(Agent):\n    name = 'spy'\n"
+                     "    def choose(self, state):\n"
+                     f"        with open({str(notes)!r}, 'a') as f:\n"
+                     "            f.write(f'{state.viewer} {state.current_player} {len(state.history)}\\n')\n"
+                     "        return int(state.legal_moves()[0])\n")
+    monkeypatch.chdir(tmp_path)
+    result, record = _play(tmp_path, f"{module}:Bot,greedy,{module}:Bot")
+    assert result.exit_code == 0, result.output
+    seen = [line.split() for line in notes.read_text().splitlines()]
+    assert seen and all(viewer == seat for viewer, seat, _ in seen)
+    assert {int(seat) for _, seat, _ in seen} == {0, 2}
+    assert "faults" not in record["result"]
