@@ -93,6 +93,9 @@ def _serve(conn, spec: str, seed: int) -> None:
             view = conn.recv()
         except (EOFError, OSError):
             return  # the game is over, or play is gone
+        except Exception as exc:  # noqa: BLE001 - e.g. a game registered in play's process only
+            conn.send(("fault", FAULT_EXCEPTION, "cannot read the position here: " + exception_line(exc)))
+            continue
         if view is None:
             return
         try:
