@@ -132,7 +132,7 @@ SPRT_RECORD = {"candidate": "greedy", "elo0": 0.0, "elo1": 10.0, "alpha": 0.05, 
 
 @pytest.mark.parametrize("sql, params, fragment", [
     ("UPDATE tournament SET versions = '[1]'", (), "the tournament's versions is not a table of versions"),
-    ("UPDATE sessions SET versions = 'nope'", (), "session 1 is not JSON"),
+    ("UPDATE sessions SET versions = 'nope'", (), "is not JSON"),
     ("UPDATE games SET faults = ?, fault_count = 1 WHERE seq = 1",
      (json.dumps([{"seat": 7, "ply": 1, "kind": "exception", "message": "x"}]),), "a fault is not a seat"),
     ("UPDATE games SET faults = ?, fault_count = 1 WHERE seq = 1",
