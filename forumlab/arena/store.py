@@ -42,9 +42,13 @@ of the SQLite header = ``APPLICATION_ID``) and ``PRAGMA user_version = SCHEMA_VE
 triggers make every table append-only inside the file itself, not just in this module.
 
 How the file is kept safe (journal, fsync, locks, validation before any write) is the
-business of :mod:`forumlab.arena.sqlite`, which holds the SQLite plumbing; this module
-is the API.  Every problem reaches the caller as a :class:`StoreError` with a one-line
-message.
+business of :mod:`forumlab.arena.sqlite`, which holds the SQLite plumbing; what every
+stored field and row must hold is :mod:`forumlab.arena.schema`, checked when a file is
+opened (definitions, versions, sessions, sequential test records) and as each game row is
+read (a store opened for writing reads them all first, so a damaged file never receives a
+game); this module is the API.  Every problem reaches the caller as a :class:`StoreError`
+with a one-line message (a damaged file as its subclass
+:class:`~forumlab.arena.schema.DamagedResultsError`, which is also a ``ConfigError``).
 """
 from __future__ import annotations
 
@@ -218,7 +222,10 @@ class ResultStore:
             The store (a context manager).
 
         Raises:
-            StoreError: the file is missing, not a forumlab results file, corrupt or locked.
+            StoreError: the file is missing, not a regular file, not a forumlab results file,
+                corrupt or locked.
+            DamagedResultsError: a stored field or (for a writable store) a game row does not
+                fit the schema (:mod:`forumlab.arena.schema`).
             ValueError: ``synchronous`` is not a valid level.
         """
         if timeout is None:
@@ -465,7 +472,8 @@ class ResultStore:
             None}``.
 
         Raises:
-            StoreError: the store is closed, cannot be read or holds a damaged row.
+            StoreError: the store is closed or cannot be read.
+            DamagedResultsError: a row does not fit the schema (:func:`~forumlab.arena.schema.check_game_row`).
         """
         cols = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
         if self._move_times:
