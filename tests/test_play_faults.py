@@ -206,3 +206,25 @@ def test_an_agent_in_its_own_process_is_handed_only_its_seats_view(tmp_path, mon
     assert seen and all(viewer == seat for viewer, seat, _ in seen)
     assert {int(seat) for _, seat, _ in seen} == {0, 2}
     assert "faults" not in record["result"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ("import os\nos._exit(7)\n", "(exit code 7)"),
+    ("import ctypes\nctypes.string_at(0)\n", "(killed by signal 11 (SIGSEGV))"),
+])
+def test_a_module_that_ends_the_process_at_import_is_one_line_for_tournaments_and_the_api(
+        body, words, tmp_path, monkeypatch):
+    # its first import is tried in a process of its own: the command used to end silently
+    module = f"dies_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{module}.py").write_text(body)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["tournament", "run", "--game", "forma", "-p", "2", "-a", f"{module}:Bot",
+                                       "-a", "random", "--games", "1", "--db", "t.db", "--no-progress"])
+    assert_bad_input(result, f"cannot load agent module {module!r}: importing it ended the process", words)
+    assert [p.name for p in tmp_path.iterdir()] == [f"{module}.py"]
+    from forumlab.agents.spec import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="importing it ended the process"):
+        import forumlab
+
+        forumlab.make_agent(f"{module}:Bot")

@@ -60,7 +60,8 @@ def is_third_party(spec: str) -> bool:
 
 
 def _death(process) -> tuple[str, str]:
-    """The fault kind and words for an agent process that ended (as the local pool says it)."""
+    """The fault kind and the words for how a process ended (as the local pool says it):
+    ``("crash", "killed by signal 11 (SIGSEGV)")`` or ``("exit", "exit code 3")``."""
     from ..arena.jobs import FAULT_CRASH, FAULT_EXIT
 
     process.join(5.0)
@@ -71,8 +72,8 @@ def _death(process) -> tuple[str, str]:
             how += f" ({signal.Signals(-code).name})"
         except ValueError:
             pass
-        return FAULT_CRASH, f"the agent's process died ({how})"
-    return FAULT_EXIT, f"the agent's process ended (exit code {code})"
+        return FAULT_CRASH, how
+    return FAULT_EXIT, f"exit code {code}"
 
 
 def _serve(conn, spec: str, seed: int) -> None:
@@ -109,6 +110,64 @@ def _serve(conn, spec: str, seed: int) -> None:
             return
 
 
+_PROBED: set[str] = set()  # modules found to import without ending a process
+
+
+def _probe(conn, module: str) -> None:
+    """Import ``module`` and say so (in a process that may die doing it)."""
+    from .registry import import_agent_module
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import_agent_module(module)
+    except BaseException:  # noqa: BLE001 - the parent's own import reports it
+        pass
+    conn.send("imported")
+
+
+def check_import_survives(module: str) -> None:
+    """Refuse a third-party agent module whose import ends the process that imports it.
+
+    A module's top-level code runs in whatever process first imports it, and a command
+    such as ``forumlab tournament run`` imports a pool's modules before any game, to check
+    the specs. A module that calls ``os._exit`` or crashes at import would end that
+    command silently; so the first import of a module outside forumlab is tried in a
+    process of its own first (about a second, once per module and command). An import
+    that merely raises is left to the caller's own import, which reports it. Nothing is
+    tried inside a daemonic process (a tournament worker, an agent's process), which may
+    not start processes and whose death the arena handles.
+
+    Args:
+        module: a dotted module name.
+
+    Raises:
+        AgentSpecError: importing the module ended the process.
+    """
+    import sys
+
+    if (module in _PROBED or module in sys.modules or module.startswith("forumlab.")
+            or multiprocessing.current_process().daemon):
+        return
+    from ..arena.executors.local_pool import _default_start_method, _start_born_ignoring_sigint
+
+    method = _default_start_method()
+    ctx = multiprocessing.get_context(method)
+    parent, child = ctx.Pipe()
+    process = ctx.Process(target=_probe, args=(child, module), daemon=True, name="forumlab-import-check")
+    _start_born_ignoring_sigint(process, method)
+    child.close()
+    try:
+        parent.recv()
+    except (EOFError, OSError):
+        _, how = _death(process)
+        raise AgentSpecError(f"cannot load agent module {module!r}: importing it ended the process "
+                             f"({how})") from None
+    finally:
+        parent.close()
+        process.join(5.0)
+    _PROBED.add(module)
+
+
 class ProcessAgent:
     """An agent that plays from its own process (module docstring).
 
@@ -140,7 +199,7 @@ class ProcessAgent:
             reply = self._conn.recv()
         except (EOFError, OSError):
             _, how = _death(self._process)
-            raise AgentSpecError(f"cannot create agent {spec!r}: {how}") from None
+            raise AgentSpecError(f"cannot create agent {spec!r}: its process ended ({how})") from None
         if reply[0] == "error":
             self.close()
             raise AgentSpecError(reply[1] if reply[2] else f"cannot create agent {spec!r}: {reply[1]}")
@@ -160,7 +219,8 @@ class ProcessAgent:
             self._conn.send(state)
             reply: Any = self._conn.recv()
         except (EOFError, OSError):
-            raise AgentProcessFault(*_death(self._process)) from None
+            kind, how = _death(self._process)
+            raise AgentProcessFault(kind, f"the agent's process ended ({how})") from None
         if reply[0] == "fault":
             raise AgentProcessFault(reply[1], reply[2])
         return reply[1]

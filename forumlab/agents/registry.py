@@ -88,6 +88,9 @@ def import_agent_module(module: str):
 
 def _load(target: str) -> type[Agent]:
     module, _, cls_name = target.partition(":")
+    from .process import check_import_survives
+
+    check_import_survives(module)  # an os._exit at import must not end this command
     try:
         cls = getattr(import_agent_module(module), cls_name)
     except (ImportError, AttributeError) as exc:
