@@ -11,6 +11,12 @@ pyproject.toml::
 
 The class must subclass :class:`forumlab.agents.base.Agent`. Its ``params`` are its
 schema: :func:`agent_params` hands them to tuners and listings.
+
+Loading a third-party agent never ends the command that loads it: a module that fails
+to import (a syntax error, an exception or ``sys.exit`` in its top-level code) is an
+:class:`AgentSpecError`, and its first import is tried in a process of its own
+(:func:`forumlab.agents.process.check_import_survives`), so that one that calls
+``os._exit`` or crashes at import is one too.
 """
 from __future__ import annotations
 
