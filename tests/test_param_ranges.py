@@ -21,9 +21,10 @@ NUMERIC = [(name, key, param) for name in agent_names() for key, param in agent_
            if param.kind in (int, float)]
 
 # Memory, not arithmetic, limits these at their top (the kernels index them fine):
-# tt_bits=28 is a transposition table of 8 GiB (max^n: 23 GiB), allocated and cleared at
+# tt_bits=28 is a transposition table of 8 GiB (max^n: 22 GiB), allocated and written at
 # once, more than a shared test machine may take. Its top is checked by the minimax
-# buffers themselves (Workspace refuses more than 28).
+# buffers themselves (Workspace refuses more than 28), and a table larger than the
+# machine's memory is refused (the test below).
 MEMORY_BOUND = {"tt_bits"}
 
 
@@ -152,3 +153,18 @@ def test_a_tree_too_large_for_memory_is_one_line_naming_what_to_lower(near_end):
         agent.act(near_end.view_for(near_end.current_player))
     assert "lower max_nodes or iterations" in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_a_transposition_table_larger_than_the_machines_memory_is_refused(monkeypatch):
+    # the table is written in full when the agent is made: one beyond the memory would
+    # have the process killed by the system instead of a message
+    from forumlab.agents import minimax
+
+    monkeypatch.setattr(minimax, "physical_memory", lambda: 1 << 30)  # a machine of 1 GiB
+    with pytest.raises(AgentSpecError, match=r"tt_bits=26 needs a table of 2 GiB, more than this machine's 1 GiB"):
+        create_agent("paranoid(tt_bits=26)")
+    with pytest.raises(AgentSpecError, match=r"tt_bits=24 needs a table of 1.38 GiB"):
+        create_agent("maxn(tt_bits=24)")  # 88 bytes an entry: a value per player
+    assert create_agent("paranoid(tt_bits=24)").workspace.tt_bits == 24  # 512 MiB fits
+    monkeypatch.setattr(minimax, "physical_memory", lambda: None)  # a system that does not say
+    assert create_agent("brs(tt_bits=10)").workspace.tt_bits == 10

@@ -35,16 +35,36 @@ hidden information and for breaking ties between equally valued root moves.
 """
 from __future__ import annotations
 
+import os
 from typing import Any, ClassVar
 
 from ..core.errors import GameOverError
 from ..core.game import State
 from ..search import minimax as minimax_search
 from .base import Agent, Param
+from .spec import AgentSpecError
 
 # Time budgets become int64 nanosecond deadlines in the kernels; 1e6 s (about 11.6 days
 # a move) is far below where they would overflow.
 MAX_SECONDS = 1e6
+
+
+def physical_memory() -> int | None:
+    """Bytes of memory this machine has (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def table_bytes(algorithm: int, tt_bits: int) -> int:
+    """Bytes of the transposition table of 2**tt_bits entries that ``algorithm`` allocates
+    (an entry: its int64 columns and one value, or one per player for max^n)."""
+    from ..search.minimax.columns import N_TT_COLUMNS
+    from ..search.minimax.settings import MAX_PLAYERS
+
+    values = MAX_PLAYERS if algorithm == minimax_search.MAXN else 1
+    return (1 << tt_bits) * 8 * (N_TT_COLUMNS + values)
 
 
 def _budget_params(default_depth: int, tt_bits: int = 18,
@@ -81,6 +101,14 @@ class MinimaxAgent(Agent):
         self.time, self.cpu_time = float(o["time"]), float(o["cpu_time"])
         if self.depth == 0 and self.nodes == 0 and self.time == 0 and self.cpu_time == 0:
             self.depth = self.default_depth  # no budget at all: a fixed depth
+        # The table is written in full here (committed now, not during the first search):
+        # one larger than the machine's memory would end the process (the kernel's
+        # out-of-memory killer), so it is refused with one line instead.
+        need, have = table_bytes(self.algorithm, o["tt_bits"]), physical_memory()
+        if have is not None and need > have:
+            raise AgentSpecError(f"agent {self.name!r}: tt_bits={o['tt_bits']} needs a table of "
+                                 f"{need / 2**30:.3g} GiB, more than this machine's {have / 2**30:.3g} GiB "
+                                 "of memory")
         self.workspace = minimax_search.Workspace(self.algorithm, o["tt_bits"], self._default_move(),
                                                   o["order_depth"])
         self.last_result: minimax_search.SearchResult | None = None
