@@ -270,8 +270,7 @@ def _create_seat_agent(spec: str, seed: int, ctrl_c):
     except ForumlabError:
         raise
     except BaseException as exc:  # noqa: BLE001 - the agent's code failed, not play
-        if isinstance(exc, KeyboardInterrupt) and not ctrl_c.is_agent_exit(exc):
-            raise  # (is_agent_exit re-raises a real Ctrl-C itself)
+        ctrl_c.is_agent_exit(exc)  # re-raises a real Ctrl-C, which stops play (exit 130)
         raise AgentSpecError(f"cannot create agent {spec!r}: {exception_line(exc)}") from None
 
 
