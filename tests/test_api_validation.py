@@ -216,7 +216,7 @@ def test_pettingzoo_arguments_are_checked_with_the_librarys_errors():
     with pytest.raises(ConfigError, match="render_mode"):
         env("forma", render_mode="rgb_array")
     with pytest.raises(ConfigError, match="render_mode"):
-        env("forma", render_mode=["ansi"])  # unhashable: was a TypeError
+        env("forma", render_mode=["ansi"])
     with pytest.raises(ConfigError, match="game must be"):
         env(3)
     with pytest.raises(ConfigError):
