@@ -68,7 +68,7 @@ def test_load_game_refuses_a_name_that_is_not_text_and_a_bad_option():
     with pytest.raises(ConfigError, match="integer"):
         forumlab.load_game("forma", players=2.5)
     with pytest.raises(ConfigError):
-        forumlab.load_game("forma", name="x")  # not create_game's own argument
+        forumlab.load_game("forma", name="x")  # an option of that name, not load_game's own argument
 
 
 @pytest.mark.parametrize("agents, error", [
