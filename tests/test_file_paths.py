@@ -17,6 +17,8 @@ import shutil
 import signal
 import sqlite3
 import stat
+import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -128,7 +130,22 @@ def test_a_named_pipe_as_input_is_refused_at_once(ws, args):
     assert is_fifo(ws / "pipe")
 
 
+def _limit_memory():
+    """In the child: at most 2 GiB of address space, so that a regression (reading
+    /dev/zero until memory runs out) fails this test instead of the whole machine."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
 def test_dev_zero_as_a_record_is_refused_at_once(ws):
+    # First in a child process with bounded memory and time: only once that passed is
+    # it safe to try in this process.
+    child = subprocess.run([sys.executable, "-m", "forumlab", "replay", "/dev/zero"], capture_output=True,
+                           text=True, timeout=LIMIT, preexec_fn=_limit_memory)
+    assert child.returncode == 2, child.stderr
+    assert child.stderr.startswith("error: ") and child.stderr.count("\n") == 1, child.stderr
+    assert "/dev/zero" in child.stderr and "device" in child.stderr
     assert_bad_input(run("replay", "/dev/zero"), "/dev/zero", "device")
     with prompt(), pytest.raises(RecordError, match="device"):
         load_record("/dev/zero")

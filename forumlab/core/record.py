@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ForumlabError, IllegalMoveError, RecordError
+from .errors import ForumlabError, IllegalMoveError, RecordError, squeeze
 from .files import MAX_RECORD_BYTES, read_text_file, write_file_atomically
 from .game import State
 from .ranks import fault_ranks
@@ -106,7 +106,7 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r} "
+            raise RecordError(f"unsupported record format {_shown(data.get('format'))} "
                               f"(expected {RECORD_FORMAT!r})")
         game = data.get("game")
         if not isinstance(game, str):
@@ -234,20 +234,37 @@ def replay_checked(record: Record) -> tuple[State, list[str]]:
     Raises:
         RecordError: a config the game refuses, a bad ``setup``, or the first illegal move.
     """
+    _check_fields(record)
     state, warnings = _start_position(record)
     for ply, text in enumerate(record.moves, start=1):
         if state.is_terminal:
-            raise RecordError(f"ply {ply}: move {text!r} after the end of the game")
+            raise RecordError(f"ply {ply}: move {_shown(text)} after the end of the game")
         try:
             state.play(text)
         except IllegalMoveError as exc:
-            raise RecordError(f"ply {ply}: illegal move {text!r}: {exc}") from None
-    if record.result is not None:
+            # The engine's message quotes the move too: cut, so that a megabyte of
+            # garbage in a record is not a megabyte of error line.
+            raise RecordError(f"ply {ply}: illegal move {_shown(text)}: {squeeze(exc, 200)}") from None
+    if isinstance(record.result, dict):
         disagreements = result_disagreements(record.result, state)
         if disagreements:
             warnings.append("the record's stored result disagrees with the replay: "
                             + "; ".join(disagreements))
     return state, warnings
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for a one-line message."""
+    return squeeze(repr(value), limit)
+
+
+def _check_fields(record: Record) -> None:
+    """Refuse a Record built in Python with fields of the wrong type, as
+    :meth:`Record.from_json` refuses them in a file (the engine would fail on them
+    with a TypeError or worse)."""
+    Record.from_json({"format": RECORD_FORMAT, "game": record.game, "config": record.config,
+                      "seed": record.seed, "setup": record.setup, "moves": record.moves,
+                      "agents": record.agents})
 
 
 def _start_position(record: Record) -> tuple[State, list[str]]:
