@@ -250,3 +250,9 @@ def test_report_figures_print_labels_with_dollar_signs_literally(tmp_path):
     svgs = [base64.b64decode(u).decode() for u in
             re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", (tmp_path / "d.html").read_text())]
     assert svgs and any(">a$x$b<" in svg for svg in svgs) and any(">g$\\frac{$<" in svg for svg in svgs)
+
+
+def test_a_new_file_is_never_made_for_an_incomplete_definition(tmp_path):
+    with pytest.raises(StoreError, match="cannot create .*the tournament definition: no config"):
+        ResultStore.create(tmp_path / "new.db", {"game": "forum-romanum"}, {})
+    assert os.listdir(tmp_path) == []

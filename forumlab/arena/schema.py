@@ -75,7 +75,9 @@ def damaged(path: Path | str, what: str) -> DamagedResultsError:
     Returns:
         The exception (to raise).
     """
-    return DamagedResultsError(f"{path} is a damaged forumlab results file: {squeeze(what, 240)}")
+    error = DamagedResultsError(f"{path} is a damaged forumlab results file: {squeeze(what, 240)}")
+    error.what = squeeze(what, 240)  # the damage alone, for callers that word it otherwise
+    return error
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,7 @@ from ..core.errors import ConfigError, squeeze
 from ..core.files import check_input_file
 from .jobs import Fault, GameOutcome, as_termination
 from .schema import (
+    DamagedResultsError,
     RowContext,
     check_definition,
     check_extension,
@@ -183,7 +184,9 @@ class ResultStore:
             The writable store (a context manager; closing releases the writer lock).
 
         Raises:
-            StoreError: the file holds another tournament (or, for ``extend``, asks for fewer
+            StoreError: a new file's definition or versions do not fit the schema
+                (:mod:`forumlab.arena.schema`; nothing is created), the file holds another
+                tournament (or, for ``extend``, asks for fewer
                 groups per lineup than it holds, or its sequential test has decided), is not a
                 forumlab results file, is corrupt, or is locked by another writer; the file is
                 then left exactly as it was.
@@ -194,6 +197,13 @@ class ResultStore:
         versions = dict(versions)
         path = Path(path)
         if not os.path.lexists(path):
+            # What a new file stores must pass the schema it will be read with, so a file
+            # is never made that every reader would then refuse.
+            try:
+                check_definition(path, definition, "the tournament definition")
+                check_versions(path, "the versions", versions)
+            except DamagedResultsError as exc:
+                raise StoreError(f"cannot create {path}: {exc.what}") from None
             create_file(path, (tournament_id(definition), canonical_json(definition),
                                _dumps(versions), time.time()))
         return cls._open(path, readonly=False, expect=definition, versions=versions,
