@@ -173,6 +173,19 @@ def test_a_record_larger_than_the_bound_is_refused(ws, monkeypatch):
     assert run("replay", "game.json").exit_code == 0
 
 
+def test_a_tournament_file_or_command_file_larger_than_its_bound_is_refused(ws, monkeypatch):
+    import forumlab.core.files as files
+
+    monkeypatch.setattr(files, "MAX_TOML_BYTES", 20)
+    monkeypatch.setattr(files, "MAX_COMMAND_BYTES", 3)
+    assert_bad_input(run("tournament", "run", "--config", "t.toml", "--db", "new.db"),
+                     "tournament file", "more than the 20")
+    assert not (ws / "new.db").exists()
+    (ws / "cmds.txt").write_text("1\nquit\n")
+    assert_bad_input(run("play", "forum-romanum", "-p", "2", "-a", "human(input=cmds.txt),random"),
+                     "command file", "more than the 3")
+
+
 def test_the_human_command_file_must_be_a_regular_file(ws):
     assert_bad_input(run("play", "forum-romanum", "-p", "2", "-a", "human(input=pipe),random"),
                      "pipe", "named pipe")
