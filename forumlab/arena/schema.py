@@ -387,8 +387,10 @@ def check_planned(store, jobs) -> None:
     for o in store.iter_outcomes():
         job = planned.get(o.key)
         if job is None:
-            raise damaged(store.path, f"game {squeeze(repr(o.key), 40)} is not a game of its tournament's plan")
+            raise damaged(store.path,
+                          f"game {squeeze(repr(o.key), 40)} is not a game of its tournament's plan")
         if ((o.group, o.lineup, o.rotation, o.seed, tuple(o.labels), tuple(o.specs), tuple(o.agent_seeds))
                 != (job.group, job.lineup, job.rotation, job.seed, tuple(job.labels), tuple(job.specs),
                     tuple(job.agent_seeds))):
-            raise damaged(store.path, f"game {o.key} is not the game its tournament's plan holds under that key")
+            raise damaged(store.path,
+                          f"game {o.key} is not the game its tournament's plan holds under that key")

@@ -483,7 +483,8 @@ class ResultStore:
 
         Raises:
             StoreError: the store is closed or cannot be read.
-            DamagedResultsError: a row does not fit the schema (:func:`~forumlab.arena.schema.check_game_row`).
+            DamagedResultsError: a row does not fit the schema
+                (:func:`~forumlab.arena.schema.check_game_row`).
         """
         cols = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
         if self._move_times:
@@ -629,7 +630,8 @@ def _check_stored(path: Path, conn: sqlite3.Connection, info: dict[str, Any],
         have = {row[1] for row in fetch(path, conn, "PRAGMA table_info(move_times)")}
         if not {"key", *MOVE_TIME_COLUMNS} <= have:
             raise damaged(path, "the move_times table lacks a column")
-        orphans = fetch(path, conn, "SELECT COUNT(*) FROM move_times WHERE key NOT IN (SELECT key FROM games)")
+        orphans = fetch(path, conn,
+                        "SELECT COUNT(*) FROM move_times WHERE key NOT IN (SELECT key FROM games)")
         if orphans[0][0]:
             raise damaged(path, f"{orphans[0][0]} move_times rows belong to no game")
     return definition, context
