@@ -232,8 +232,14 @@ TOML_KEYS = ("game", "config", "agents", "format", "candidate", "games_per_lineu
              "seed", "move_time", "hard_limit", "fault_policy", "sprt")
 
 
+class Raw(str):
+    """TOML text written as it is (dates and times, which JSON has not)."""
+
+
 def toml_value(value) -> str:
     """A value in TOML syntax (inline tables and arrays)."""
+    if isinstance(value, Raw):
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -291,6 +297,10 @@ def toml_cases() -> list[tuple[str, bytes]]:
                                 "sprt": {"elo0": "x", "elo1": [1]}})),
         ("sprt inf", toml_text({**GOOD_TOML, "format": "gauntlet", "candidate": "a",
                                 "sprt": {"elo0": 0, "elo1": math.inf}})),
+        ("game a date", toml_text({**GOOD_TOML, "game": Raw("1979-05-27")})),
+        ("players a date-time", toml_text({**GOOD_TOML, "config": {"players": Raw("1979-05-27T07:32:00Z")}})),
+        ("max_rounds a time", toml_text({**GOOD_TOML, "config": {"players": 2, "max_rounds": Raw("07:32:00")}})),
+        ("agent spec a date", toml_text({**GOOD_TOML, "agents": [{"spec": Raw("1979-05-27")}, "random"]})),
         ("not UTF-8", good.replace(b"forum-romanum", "forum-rom\u00e4num".encode("latin-1"))),
         ("deep nesting", b"x = " + b"[" * 100_000 + b"]" * 100_000 + b"\n"),
         ("a huge integer", b"seed = " + b"9" * 10_000 + b"\n"),
