@@ -256,3 +256,11 @@ def test_a_new_file_is_never_made_for_an_incomplete_definition(tmp_path):
     with pytest.raises(StoreError, match="cannot create .*the tournament definition: no config"):
         ResultStore.create(tmp_path / "new.db", {"game": "forum-romanum"}, {})
     assert os.listdir(tmp_path) == []
+
+
+def test_a_meta_row_this_version_does_not_write_is_damage(copy):
+    # e.g. a sequential test record whose key lost a letter: resume would play on.
+    damage(copy, "INSERT INTO meta (key, value) VALUES ('sprx', '{}')")
+    before = copy.read_bytes()
+    assert_bad_input(run("tournament", "resume", copy, "-q"), "unknown meta row 'sprx'")
+    assert copy.read_bytes() == before

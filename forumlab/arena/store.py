@@ -622,6 +622,14 @@ def _check_stored(path: Path, conn: sqlite3.Connection, info: dict[str, Any],
             raise damaged(path, f"{where} is not a time, host and process id")
         check_versions(path, f"the versions of {where}", _json_field(path, versions, where, True),
                        nullable=True)
+    # Only the rows this module writes: a key that lost a letter ("sprx") would otherwise
+    # hide, e.g., a decided sequential test, and resume would play on.
+    for (key,) in fetch(path, conn, "SELECT key FROM meta"):
+        head, slash, number = key.partition("/") if isinstance(key, str) else ("", "", "")
+        known = (key in ("app", "schema_version", "created_by", SPRT_KEY)
+                 or (slash and head in (SPRT_KEY, DEFINITION_KEY) and number.isdigit()))
+        if not known:
+            raise damaged(path, f"unknown meta row {squeeze(repr(key), 40)}")
     for key, text in fetch(path, conn, "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
                            (SPRT_KEY, f"{SPRT_KEY}/%")):
         check_sprt_record(path, _json_field(path, text, f"the sequential test record {key!r}"),
