@@ -111,6 +111,8 @@ def test_from_stored_completes_nothing_but_reads_old_files_as_cyclic():
         TournamentDefinition.from_stored({**stored, "colour": 3})
     with pytest.raises(DamagedResultsError, match="seed"):
         TournamentDefinition.from_stored({**stored, "seed": True})
+    with pytest.raises(DamagedResultsError, match="candidate"):  # unhashable: no TypeError
+        TournamentDefinition.from_stored({**stored, "format": "gauntlet", "candidate": ["a"]})
     del stored["rotations"]  # files written before the balanced design: played cyclic
     assert TournamentDefinition.from_stored(stored).rotations == "cyclic"
 
@@ -137,6 +139,8 @@ SPRT_RECORD = {"candidate": "greedy", "elo0": 0.0, "elo1": 10.0, "alpha": 0.05, 
      (json.dumps([{"seat": 7, "ply": 1, "kind": "exception", "message": "x"}]),), "a fault is not a seat"),
     ("UPDATE games SET faults = ?, fault_count = 1 WHERE seq = 1",
      (json.dumps([{"seat": 0, "ply": 1, "kind": "bogus", "message": "x"}]),), "known kind"),
+    ("UPDATE games SET faults = ?, fault_count = 1 WHERE seq = 1",
+     (json.dumps([{"seat": 0, "ply": 1, "kind": [], "message": "x"}]),), "known kind"),
     ("UPDATE games SET scores = '[1]' WHERE seq = 1", (), "scores are not 2 finite numbers"),
     ("UPDATE games SET ranks = '[1, 3]' WHERE seq = 1", (), "ranks are not 2 ranks from 1 to 2"),
     ("UPDATE games SET labels = '[\"a\", \"b\"]' WHERE seq = 1", (), "label 'a' is not an agent of the definition"),

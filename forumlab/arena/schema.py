@@ -194,7 +194,7 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
             raise bad(f"{name} is not one of {', '.join(choices)} ({squeeze(repr(data[name]), 40)})")
     candidate = data["candidate"]
     if data["format"] == "gauntlet":
-        if candidate not in specs or len(specs) < 2:
+        if not isinstance(candidate, str) or candidate not in specs or len(specs) < 2:
             raise bad(f"the gauntlet candidate {squeeze(repr(candidate), 40)} is not one of several agents")
     elif candidate is not None:
         raise bad("a round robin with a candidate")
@@ -350,7 +350,7 @@ def check_game_row(path: Path | str, row: dict[str, Any], context: RowContext | 
     for f in faults:
         if (type(f) is not dict or f.keys() != _FAULT_FIELDS or not _is_int(f["seat"])
                 or not 0 <= f["seat"] < n or not _is_int(f["ply"]) or f["ply"] < 0
-                or f["kind"] not in _KINDS or type(f["message"]) is not str):
+                or type(f["kind"]) is not str or f["kind"] not in _KINDS or type(f["message"]) is not str):
             return f"a fault is not a seat, ply, known kind and message ({squeeze(repr(f), 80)})"
     if row["fault_count"] != len(faults):
         return "fault_count is not the number of faults"
