@@ -191,7 +191,9 @@ def run_tournament(game: str, agents: list[str], db: str | Path, /, *, games_per
         ConfigError, AgentSpecError: a bad definition or argument (``workers``,
             ``progress`` or ``db`` of the wrong type, a worker count out of range
             included), found before the results file is created: nothing is created.
-        StoreError: the file holds another tournament or is not a results file.
+        StoreError: the file holds another tournament or is not a results file;
+            DamagedResultsError (a StoreError) if its stored data is damaged (nothing
+            is played into it).
     """
     from .agents.spec import AgentSpecError
     from .arena.definition import TournamentDefinition, parse_agent_option
