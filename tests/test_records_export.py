@@ -27,11 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class InterruptingAgent(Agent):
-    """Plays the first legal move, and raises KeyboardInterrupt on its n-th move (as a
-    Ctrl-C arriving while it thinks would)."""
+    """Plays the first legal move; on its n-th move it sends SIGINT to process ``pid`` (the
+    test's, where ``play`` runs; the agent itself plays from a process of its own) and
+    keeps thinking: a person's Ctrl-C arriving while it thinks. (An agent that raises
+    KeyboardInterrupt itself is an agent fault, not a Ctrl-C.)"""
 
     name = "interrupting"
-    params = {"at": Param(3, "the move that is interrupted")}
+    params = {"at": Param(3, "the move that is interrupted"),
+              "pid": Param(0, "the process to interrupt", low=0)}
 
     def __init__(self, seed=0, **options):
         super().__init__(seed, **options)
@@ -40,7 +43,8 @@ class InterruptingAgent(Agent):
     def choose(self, state):
         self.moves += 1
         if self.moves == self.options["at"]:
-            raise KeyboardInterrupt
+            os.kill(self.options["pid"], signal.SIGINT)
+            time.sleep(30)  # play stops long before: the agent is still thinking
         return int(state.legal_moves()[0])
 
 
@@ -189,7 +193,7 @@ def test_export_refuses_to_write_over_the_results_file(romanum_db, extra):
 # ---------------------------------------------------------------- interrupted play
 def test_ctrl_c_during_play_writes_the_moves_played_and_exits_130(tmp_path):
     path = tmp_path / "partial.json"
-    spec = "tests.test_records_export:InterruptingAgent(at=4)"
+    spec = f"tests.test_records_export:InterruptingAgent(at=4, pid={os.getpid()})"
     result = run("play", "forum-romanum", "-p", "3", "--seed", "5", "-a", f"random,{spec},greedy",
                  "--record", path, "--json")
     assert result.exit_code == 130, result.output
@@ -208,7 +212,7 @@ def test_ctrl_c_during_play_writes_the_moves_played_and_exits_130(tmp_path):
 
 def test_ctrl_c_without_a_record_file_still_exits_130():
     result = run("play", "forum-romanum", "-p", "2", "-a",
-                 "tests.test_records_export:InterruptingAgent(at=1),random")
+                 f"tests.test_records_export:InterruptingAgent(at=1, pid={os.getpid()}),random")
     assert result.exit_code == 130 and "interrupted after 0 plies" in result.stderr
 
 
