@@ -145,7 +145,10 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game record here (also what was played if the game is interrupted).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def play(game, players, seed, agents, options, show, record_path, as_json):
+@click.option("--hard-limit", type=click.FloatRange(min=0, max=86400), default=60.0, show_default=True,
+              help="A bot's move taking longer (wall seconds) is cut off as a hang fault; 0 = "
+                   "no limit. A human seat has none.")
+def play(game, players, seed, agents, options, show, record_path, as_json, hard_limit):
     """Play one game of GAME between agents.
 
     An agent that cannot be loaded or created (a missing module or class, a module that
@@ -156,7 +159,9 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     seeded random agent, the seat ranks below every seat without a fault, and the
     record's result lists the faults. A third-party agent plays from a process of its
     own, as in a tournament's worker, so ending that process (os._exit, a crash) is a
-    fault too. Ctrl-C stops the game (exit 130); --record then still writes the moves
+    fault too, and so is a move not made within --hard-limit seconds (as in a
+    tournament: a Python-level hang is interrupted; an agent in its own process is
+    ended). Ctrl-C stops the game (exit 130); --record then still writes the moves
     played so far.
 
     A 'human' seat is a person at the terminal ('help' at its prompt lists the commands:
@@ -209,7 +214,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json):
     faults: list[dict] = []
     try:
         with ctrl_c.watching():
-            _play_out(state, seats, specs, show, faults, humans[0] if humans else None, ctrl_c)
+            _play_out(state, seats, specs, show, faults, humans[0] if humans else None, ctrl_c,
+                      hard_limit)
     except KeyboardInterrupt:
         _stop_early(state, record_path, seat_info, {"cause": "interrupted (Ctrl-C)"},
                     "interrupted", EXIT_INTERRUPTED)
@@ -274,9 +280,10 @@ def _create_seat_agent(spec: str, seed: int, ctrl_c):
         raise AgentSpecError(f"cannot create agent {spec!r}: {exception_line(exc)}") from None
 
 
-def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None) -> None:
+def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None, hard_limit=0.0) -> None:
     """Play ``state`` to the end under the tournaments' fault policy
-    (:func:`forumlab.arena.runner.ask_agent`), appending each fault to ``faults``.
+    (:func:`forumlab.arena.runner.ask_agent`), appending each fault to ``faults``; a
+    bot's move is cut off after ``hard_limit`` seconds (0 = never; a person's never).
 
     ``observer`` is the seat of a person at the table (or None): every move is then
     announced as that seat sees it (``forumlab.agents.human.announce_ply``), the board is
@@ -312,7 +319,9 @@ def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None) -> 
         if seat not in fallbacks:
             try:
                 # undo and quit are a person's requests to this driver, not faults
-                answer = ask_agent(seats[seat], view, state, ctrl_c, passthrough=(UndoRequest, QuitRequest))
+                limit = 0.0 if seats[seat].interactive else hard_limit
+                answer = ask_agent(seats[seat], view, state, ctrl_c, limit,
+                                   passthrough=(UndoRequest, QuitRequest))
             except UndoRequest:
                 plies = rewind_before_last_move(state, seat)
                 click.echo(f"undone: back to ply {plies}, before seat {seat}'s last move")

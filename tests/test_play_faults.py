@@ -11,6 +11,7 @@ the game (exit 130), and a human seat whose standard input is closed ends the ga
 the end of input does.
 """
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -228,3 +229,17 @@ def test_a_module_that_ends_the_process_at_import_is_one_line_for_tournaments_an
         import forumlab
 
         forumlab.make_agent(f"{module}:Bot")
+
+
+def test_a_bot_that_hangs_is_cut_off_at_the_hard_limit_and_its_process_ended(tmp_path):
+    # play had no time limit: a hanging bot stopped the game for good
+    result = CliRunner().invoke(main, ["play", *GAME, "--seed", "3", "--hard-limit", "1", "-a",
+                                       "tests.fault_agents:SleepyAgent(seconds=600),random",
+                                       "--record", str(tmp_path / "game.json")])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "game.json").read_text())
+    faults = record["result"]["faults"]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, "hang")]
+    assert "hard limit of 1 s" in faults[0]["message"]
+    assert record["result"]["terminal"] or record["result"]["truncated"]
+    assert not [c for c in multiprocessing.active_children() if c.name.startswith("forumlab-agent-")]

@@ -221,6 +221,13 @@ class ProcessAgent:
         except (EOFError, OSError):
             kind, how = _death(self._process)
             raise AgentProcessFault(kind, f"the agent's process ended ({how})") from None
+        except BaseException:
+            # The wait was cut off (the hard limit, Ctrl-C): the process may still be
+            # computing, and its late answer must never be read as a later move's.
+            self._process.kill()
+            self._process.join(2.0)
+            self._conn.close()
+            raise
         if reply[0] == "fault":
             raise AgentProcessFault(reply[1], reply[2])
         return reply[1]
