@@ -14,12 +14,10 @@ instead of hanging the suite.
 import json
 import os
 import shutil
-import signal
 import sqlite3
 import stat
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -37,6 +35,7 @@ from forumlab.core.files import (
 )
 from forumlab.core.record import Record, load_record
 
+from .deadline import deadline
 from .test_records_cli import assert_bad_input
 
 TINY = ["-o", "max_rounds=3", "--workers", "1", "--no-progress"]
@@ -46,25 +45,9 @@ POOL = '[[agents]]\nspec = "random"\n[[agents]]\nspec = "greedy"\n'
 LIMIT = 60  # seconds: generous on a busy machine, but a blocked command fails instead of hanging
 
 
-class Blocked(Exception):
-    """Raised by the alarm: the command did not return in time."""
-
-
-@contextmanager
 def prompt(seconds: int = LIMIT):
-    """Fail (instead of hanging) if the body takes longer than ``seconds``.
-
-    The alarm's handler raises, which also interrupts a blocking ``open`` of a pipe."""
-    def expire(signum, frame):
-        raise Blocked(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    """Fail (instead of hanging) if the body takes longer than ``seconds``."""
+    return deadline(seconds)
 
 
 def run(*args):

@@ -12,8 +12,6 @@ module runs in seconds and stays in the default suite.
 import json
 import math
 import random
-import signal
-from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +22,8 @@ from forumlab.core.errors import ForumlabError
 from forumlab.core.record import Record, load_record
 from forumlab.core.registry import create_game
 
+from .deadline import deadline
+
 SEED = 20261206
 LIMIT = 120  # seconds per case: far above what any case takes, so a hang fails instead of blocking
 
@@ -32,18 +32,9 @@ ODD_VALUES = [None, True, False, 0, -1, 1.5, math.inf, -math.inf, math.nan, 10**
               2**63, "", "x", "\u0000", "\ud800", [], [1], {}, {"a": 1}, [[[]]], "9" * 5000]
 
 
-@contextmanager
 def prompt(seconds: int = LIMIT):
-    def expire(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    """Fail (instead of hanging) if the body takes longer than ``seconds``."""
+    return deadline(seconds)
 
 
 def assert_clean(result, what):

@@ -379,6 +379,14 @@ class MoveTimes:
         """True when every timed entry kept CPU time and single-move maxima."""
         return self.detailed_games == self.games
 
+    def wall_max_ms(self) -> str:
+        """The longest move in milliseconds, as displayed: exact when every game kept its
+        longest move, else ``~`` and the larger of the known longest moves and the slowest
+        game's mean per move (a lower bound)."""
+        if self.complete:
+            return ms_text(self.max_move)
+        return "~" + ms_text(max(self.slowest_game_mean, self.max_move or 0.0))
+
 
 def move_times(outcomes: Iterable[GameOutcome]) -> dict[str, MoveTimes]:
     """Per agent time per move from the outcomes' per-seat timings.
@@ -620,8 +628,9 @@ def scale_note(r: Ratings) -> str:
             "the next row's.")
 
 
-def _ms(v: float | None) -> str:
-    return "-" if v is None else f"{v * 1e3:.3g}"
+def ms_text(seconds: float | None) -> str:
+    """Seconds as milliseconds with three significant digits; ``-`` for unknown."""
+    return "-" if seconds is None else f"{seconds * 1e3:.3g}"
 
 
 def format_move_times(r: Ratings) -> str | None:
@@ -648,14 +657,11 @@ def format_move_times(r: Ratings) -> str | None:
         if t is None:
             rows.append((a, "0", "-", "-", "-", "-"))
             continue
-        if t.complete:
-            wall_max = _ms(t.max_move)
-        else:
-            # Not every game kept its longest move: the slowest game's mean is a lower bound.
-            wall_max = "~" + _ms(max(t.slowest_game_mean, t.max_move or 0.0))
+        if not t.complete:
             approximate = True
             partial = partial or t.detailed_games > 0
-        rows.append((a, str(t.moves), _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move)))
+        rows.append((a, str(t.moves), ms_text(t.mean), t.wall_max_ms(), ms_text(t.cpu_mean),
+                     ms_text(t.cpu_max_move)))
     out = ["Time per move (wall clock and CPU time of the thread that ran the agent's act())"]
     out += _columns(header, rows)
     if approximate:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from .. import __version__
-from ..arena.ratings import COMPARISON_LOS, scale_note, separation_note
+from ..arena.ratings import COMPARISON_LOS, ms_text, scale_note, separation_note
 from . import figures
 from .data import ReportSection
 
@@ -149,10 +149,6 @@ def _h2h_part(s: ReportSection, k: int) -> str:
               'seat. "Won": games won outright, a win shared by k seats counting 1/k.</p>')
 
 
-def _ms(v) -> str:
-    return "-" if v is None else f"{v * 1e3:.3g}"
-
-
 def _times_part(s: ReportSection, k: int) -> str:
     times = s.ratings.move_times or {}
     if not times:
@@ -163,14 +159,11 @@ def _times_part(s: ReportSection, k: int) -> str:
         t = times.get(a)
         if t is None:
             continue
-        if t.complete:
-            wall_max = _ms(t.max_move)
-        else:
-            wall_max = "~" + _ms(max(t.slowest_game_mean, t.max_move or 0.0))
+        if not t.complete:
             approximate = True
             partial = partial or t.detailed_games > 0
-        rows.append([a, t.moves, _ms(t.mean), wall_max, _ms(t.cpu_mean), _ms(t.cpu_max_move),
-                     f"{t.seconds:.1f}"])
+        rows.append([a, t.moves, ms_text(t.mean), t.wall_max_ms(), ms_text(t.cpu_mean),
+                     ms_text(t.cpu_max_move), f"{t.seconds:.1f}"])
     html = ""
     uri = figures.times_figure(s) if len(s.agents) >= 2 else None  # one bar compares nothing
     if uri is not None:
