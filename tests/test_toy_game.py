@@ -8,12 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import END_RULES
 from forumlab.arena.schedule import plan
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import run_tournament
 from forumlab.core import registry
+from forumlab.core.errors import UnknownGameError
 from forumlab.testing.conformance import QUICK_AGENT_SPECS
 from tests import toy_goofspiel
 
@@ -30,8 +33,8 @@ def test_every_agent_plays_a_tournament_of_the_registered_toy_game_in_worker_pro
         played = run_tournament(definition, tmp_path / "toy.db", workers=2, progress=False,
                                 executor_options={"start_method": "spawn"})
         assert played == len(plan(definition)) > 0
-    with ResultStore.open(tmp_path / "toy.db", readonly=True) as store:
-        outcomes = store.outcomes()
+        with ResultStore.open(tmp_path / "toy.db", readonly=True) as store:  # checked against the game
+            outcomes = store.outcomes()
     assert len(outcomes) == played
     assert not [f for o in outcomes for f in o.faults]
     assert {label for o in outcomes for label in o.labels} == set(specs)
@@ -50,8 +53,19 @@ def test_forumlab_tournament_run_plays_a_game_named_in_forumlab_games(tmp_path):
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
     assert run.returncode == 0, run.stderr
     assert "greedy" in run.stdout and "mcts(iterations=20)" in run.stdout
-    with ResultStore.open(db, readonly=True) as store:
+    with toy_goofspiel.registered(), ResultStore.open(db, readonly=True) as store:
         stored = json.loads(json.dumps(store.definition))
         outcomes = store.outcomes()
     assert stored["game"] == toy_goofspiel.NAME and stored["config"] == {"players": 2, "cards": 5}
     assert outcomes and all(o.termination == END_RULES and o.plies == 2 * 5 for o in outcomes)
+
+
+def test_a_results_file_of_an_unregistered_game_is_refused_as_such_not_as_damaged(tmp_path):
+    with toy_goofspiel.registered():
+        definition = TournamentDefinition(game=toy_goofspiel.NAME, config={"players": 2, "cards": 3},
+                                          agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy")),
+                                          seed=5)
+        run_tournament(definition, tmp_path / "toy.db", workers=1, progress=False)
+    with pytest.raises(UnknownGameError, match="must be registered") as caught:
+        ResultStore.open(tmp_path / "toy.db", readonly=True)
+    assert "damaged" not in str(caught.value)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, ForumlabError, squeeze
+from ..core.errors import ConfigError, ForumlabError, UnknownGameError, squeeze
 from .jobs import FAULT_KINDS
 from .sqlite import StoreError
 
@@ -215,6 +215,10 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
             raise bad(str(exc)) from None
     try:
         made = create_game(game, config)
+    except UnknownGameError as exc:
+        # Not damage: a game from a package this process has not registered.
+        raise UnknownGameError(f"{path}: {exc}; a game from another package must be registered "
+                               "(FORUMLAB_GAMES or its entry point) to read its results") from None
     except ForumlabError as exc:
         raise bad(f"its game: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a config a game's constructor chokes on
