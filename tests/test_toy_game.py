@@ -65,7 +65,8 @@ def test_a_results_file_of_an_unregistered_game_is_refused_as_such_not_as_damage
         definition = TournamentDefinition(game=toy_goofspiel.NAME, config={"players": 2, "cards": 3},
                                           agents=(PoolEntry("random", "random"), PoolEntry("greedy", "greedy")),
                                           seed=5)
-        run_tournament(definition, tmp_path / "toy.db", workers=1, progress=False)
+        run_tournament(definition, tmp_path / "toy.db", workers=1, progress=False,
+                       executor_options={"start_method": "spawn"})  # workers that see the registration
     with pytest.raises(UnknownGameError, match="must be registered") as caught:
         ResultStore.open(tmp_path / "toy.db", readonly=True)
     assert "damaged" not in str(caught.value)
