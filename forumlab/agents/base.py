@@ -112,11 +112,15 @@ class Agent(ABC):
     def spec(self) -> str:
         """The spec string that recreates this agent (seed aside).
 
+        Only the parameters given explicitly are written: a parameter left to its
+        default must stay so when the spec is read again, since a game's tuned
+        defaults apply only to parameters a spec does not set.
+
         Returns:
-            ``name(key=value, ...)`` with every parameter under its current name, or
-            ``name`` alone for an agent without parameters.
+            ``name(key=value, ...)`` with each given parameter under its current name, or
+            ``name`` alone when none was given.
         """
-        args = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        args = ", ".join(f"{k}={v}" for k, v in self.given.items())
         return f"{self.name}({args})" if args else self.name
 
     def __repr__(self) -> str:
