@@ -9,6 +9,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import numba
 import pytest
 from click.testing import CliRunner
 
@@ -100,7 +101,8 @@ def test_an_extension_killed_mid_run_resumes_to_the_whole_plan(tmp_path):
     ``resume`` plays the rest of it."""
     db = tmp_path / "t.db"
     run_tournament(pair(1), db, workers=0, progress=False)
-    env = {**os.environ, "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", "/tmp/numba-h4")}
+    # the child uses this process's numba cache (keyed by the sources), so it compiles nothing
+    env = {**os.environ, "NUMBA_CACHE_DIR": numba.config.CACHE_DIR}
     proc = subprocess.Popen(
         [sys.executable, "-m", "forumlab", "tournament", "run", "-a", "greedy", "-a", "random", "-p", "2",
          "-o", "max_rounds=3", "--games", "300", "--db", str(db), "-q", "--workers", "1"],
