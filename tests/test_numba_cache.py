@@ -1,0 +1,58 @@
+"""The numba cache directory is keyed by the code numba compiles, not by every module:
+editing a front end (the command line, the arena, reports) keeps the compiled kernels,
+editing an engine or a search starts a fresh cache. ``import forumlab`` does not import
+numba to set it."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import forumlab
+from forumlab._numba_cache import cache_key, compiled_sources
+
+PACKAGE = Path(forumlab.__file__).resolve().parent
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_the_key_changes_with_compiled_code_and_not_with_front_ends(tmp_path):
+    files = {"cli.py": "import click\n", "arena/store.py": "X = 1\n",
+             "engines/g/layout.py": "SLOTS = 3\n", "search/mcts.py": "from numba import njit\n",
+             "agents/fast.py": "from numba import njit\n@njit\ndef f(x):\n    return x\n",
+             "agents/slow.py": "def g(x):  # calls numba kernels, compiles none\n    return x\n"}
+    root = _tree(tmp_path / "forumlab", files)
+    key = cache_key(root)
+    (root / "cli.py").write_text("import click  # a comment\n")
+    (root / "arena/store.py").write_text("X = 2\n")
+    (root / "agents/slow.py").write_text("def g(x):\n    return x + 0\n")
+    assert cache_key(root) == key
+    for name in ("engines/g/layout.py", "search/mcts.py", "agents/fast.py"):
+        before = cache_key(root)
+        (root / name).write_text((root / name).read_text() + "# changed\n")
+        assert cache_key(root) != before, name
+
+
+def test_the_real_package_keys_its_engines_and_searches_but_not_its_front_ends():
+    keyed = {p.relative_to(PACKAGE).as_posix() for p in compiled_sources(PACKAGE)}
+    assert {"engines/forma/kernels.py", "engines/forma/layout.py", "search/mcts.py",
+            "core/dispatch.py"} <= keyed
+    assert not {"cli.py", "api.py", "report/page.py", "arena/store.py", "agents/docs.py"} & keyed
+
+
+def test_import_forumlab_sets_the_cache_directory_without_importing_numba(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = ("import json, os, sys, forumlab; "
+            "print(json.dumps(['numba' in sys.modules, os.environ.get('NUMBA_CACHE_DIR')]))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    imported, directory = json.loads(run.stdout)
+    assert not imported
+    assert directory == str(tmp_path / "forumlab" / "numba" / cache_key(PACKAGE))
