@@ -51,13 +51,54 @@ def cache_key(package: Path) -> str:
     return digest.hexdigest()
 
 
+# A cache directory of other sources unused this long is removed when a new one starts
+# (each holds tens of MB of compiled code, and every source change starts a new one).
+STALE_DAYS = 30
+
+
+def prune_stale(root: Path, keep: Path, days: float = STALE_DAYS) -> list[Path]:
+    """Remove the cache directories under ``root`` other than ``keep`` whose contents
+    have not changed for ``days`` days (numba writes there whenever it compiles).
+
+    Args:
+        root: the directory holding one cache directory per key.
+        keep: the directory in use.
+        days: the age that makes a directory stale.
+
+    Returns:
+        The directories removed (a directory that cannot be removed is left).
+    """
+    import shutil
+    import time
+
+    cutoff = time.time() - days * 86400
+    removed = []
+    try:
+        candidates = [d for d in root.iterdir() if d.is_dir() and d != keep and not d.is_symlink()]
+    except OSError:
+        return removed
+    for d in candidates:
+        try:
+            newest = max([d.stat().st_mtime, *(f.stat().st_mtime for f in d.rglob("*"))])
+        except OSError:
+            continue
+        if newest < cutoff:
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+    return removed
+
+
 def configure() -> None:
-    """Set numba's cache directory unless the user chose one."""
+    """Set numba's cache directory unless the user chose one; when that directory is
+    new (the compiled code changed), remove stale ones (:func:`prune_stale`)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     package = Path(__file__).resolve().parent
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    cache_dir = str(base / "forumlab" / "numba" / cache_key(package))
+    cache_path = base / "forumlab" / "numba" / cache_key(package)
+    if not cache_path.exists():
+        prune_stale(cache_path.parent, cache_path)
+    cache_dir = str(cache_path)
     os.environ["NUMBA_CACHE_DIR"] = cache_dir
     numba = sys.modules.get("numba")
     if numba is not None:  # imported before forumlab: its config has read the environment already

@@ -6,10 +6,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import forumlab
-from forumlab._numba_cache import cache_key, compiled_sources
+from forumlab._numba_cache import STALE_DAYS, cache_key, compiled_sources, prune_stale
 
 PACKAGE = Path(forumlab.__file__).resolve().parent
 
@@ -56,3 +57,31 @@ def test_import_forumlab_sets_the_cache_directory_without_importing_numba(tmp_pa
     imported, directory = json.loads(run.stdout)
     assert not imported
     assert directory == str(tmp_path / "forumlab" / "numba" / cache_key(PACKAGE))
+
+
+def test_stale_cache_directories_are_removed_and_recent_ones_kept(tmp_path):
+    old = time.time() - (STALE_DAYS + 1) * 86400
+    stale, recent, current = (tmp_path / n for n in ("aaaa", "bbbb", "cccc"))
+    for d in (stale, recent, current):
+        (d / "sub").mkdir(parents=True)
+        (d / "sub" / "kernel.nbi").write_bytes(b"x")
+    for path in (stale, stale / "sub", stale / "sub" / "kernel.nbi", current, current / "sub",
+                 current / "sub" / "kernel.nbi"):
+        os.utime(path, (old, old))
+    removed = prune_stale(tmp_path, keep=current)
+    assert removed == [stale]
+    assert not stale.exists() and recent.exists() and current.exists()  # the one in use stays
+
+
+def test_a_new_cache_directory_prunes_stale_ones_at_import(tmp_path):
+    root = tmp_path / "forumlab" / "numba"
+    stale = root / "0123456789abcdef"
+    stale.mkdir(parents=True)
+    old = time.time() - (STALE_DAYS + 1) * 86400
+    os.utime(stale, (old, old))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    run = subprocess.run([sys.executable, "-c", "import forumlab"], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert not stale.exists()
