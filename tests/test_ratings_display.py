@@ -267,6 +267,7 @@ def test_time_per_move_from_totals_of_older_files():
     row = next(line for line in table.splitlines() if line.startswith("A ") and "~200" in line)
     assert row.split() == ["A", "20", "150", "~200", "-", "-"]
     agents = {a["agent"]: a for a in ratings_report(r)["agents"]}
+    # Hand-made timings above (no clock is read): this checks the arithmetic and the JSON.
     assert agents["B"]["move_time"] == {"moves": 20, "entries": 2, "seconds": 3.5, "mean": pytest.approx(0.175),
                                         "max_game_mean": 0.3, "entries_with_move_detail": 0, "max": None,
                                         "cpu_moves": 0, "cpu_seconds": 0.0, "cpu_mean": None, "cpu_max": None}
@@ -303,6 +304,8 @@ def test_a_tournament_records_cpu_and_longest_moves(tmp_path):
     run_tournament(d, db, workers=0, progress=False)
     with ResultStore.open(db, readonly=True) as store:
         outcomes = store.outcomes()
+    # What is recorded, not how fast: one value per seat, and the longest move never more
+    # than the seat's total, which holds however busy the machine is.
     for o in outcomes:
         assert len(o.move_cpu_seconds) == len(o.move_max_seconds) == len(o.move_max_cpu_seconds) == 3
         for s in range(3):
