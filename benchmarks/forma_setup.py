@@ -9,7 +9,7 @@ edge, 25 stones uniform among the other 399 squares, and the whole layout thrown
 away while two obstacles touch along an edge. Two statistics: corner ("diagonal")
 contacts between obstacles per layout, and the share of layouts that enclose a free
 square by themselves. ``z`` is (engine - reference) / standard error; the reference
-figures feed the constants of ``tests/test_forma_setup.py``.
+figures feed the constants of ``tests/engines/forma/test_forma_setup.py``.
 """
 from __future__ import annotations
 

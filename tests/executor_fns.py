@@ -1,4 +1,4 @@
-"""Dummy game functions for tests/test_executors.py.
+"""Dummy game functions for tests/arena/test_executors.py.
 
 A module of its own (not the test file) so that worker processes, local or Dask,
 can import the function by name. ``play`` reports progress like the real runner

@@ -172,7 +172,7 @@ def _prime_power(q: int) -> tuple[int, int] | None:
 
 
 # The balanced designs for the player counts the games support, frozen here because a
-# results file's plan (and so `resume`) depends on them.  tests/test_schedule.py checks
+# results file's plan (and so `resume`) depends on them.  tests/arena/test_schedule.py checks
 # that they are exactly balanced, have n(n-1) games (the lower bound above), and equal the
 # constructions they came from: affine_design for 2-5; one_rotational_design for 6.
 BALANCED_DESIGNS: dict[int, tuple[Seating, ...]] = {

@@ -1,6 +1,6 @@
 """The conformance kit: checks that a game keeps the game protocol.
 
-Every registered game must pass these checks (``tests/test_conformance.py`` runs them
+Every registered game must pass these checks (``tests/conformance/test_conformance.py`` runs them
 all, one test per game and check). They drive the game only through the protocol of
 :mod:`forumlab.core.game` (the kernels, the facade, the registry), so they know
 nothing about any game's rules; rule details stay in each game's own tests.

@@ -4,7 +4,7 @@ Perft (from chess programming) counts the move sequences of each length from a
 position: depth 1 is the number of legal moves, depth 2 the number of two-ply
 continuations, and so on. Counts taken by the plain-Python reference engines
 (``forumlab/engines/*/reference.py``, written from the rules alone) are the
-expected values for the numba kernels (``tests/test_perft.py``), so a move-generation
+expected values for the numba kernels (``tests/conformance/test_perft.py``), so a move-generation
 change that gains or loses a move anywhere in these trees fails a test.
 
 For every player count and two seeds the script plays one seeded random line

@@ -1,5 +1,5 @@
 """A toy game added the way a real one is: its own package, one registration, the
-conformance kit (tests/test_toy_game.py).
+conformance kit (tests/conformance/test_toy_game.py).
 
 Tiny Goofspiel: every player holds the cards 1..K; each round one card of a shuffled
 prize deck of the values 1..K is turned up and every player bids a card from their

@@ -8,7 +8,7 @@ setup: :mod:`.setup`; moves: :mod:`.moves` and :mod:`.free_actions`; scoring:
 
 Decisions where the spec is silent are those of the reference engine's docstring
 (``reference/__init__.py``, decisions 1-28), which this engine follows move for move
-(tests/test_foundations_of_rome_modules_differential.py); in short:
+(tests/engines/foundations_of_rome/test_foundations_of_rome_modules_differential.py); in short:
 
 - Draft: every round's picks run in seat order from seat 0; the deed board is revealed
   at setup before the draft; hand i passes to seat i+1; the last round's single-card
