@@ -3,7 +3,7 @@
 Without this term the leaf value could not tell the draft's moves apart: every ``take``
 of the same tribune cost and both ``keep`` moves scored the same (the diagnosis is in
 ``docs/notebook/search.md``). Here a tile is worth what using it
-adds to the leaf value of :mod:`.kernels` (same scale, VP), and an own tile also its
+adds to the leaf value of :mod:`.heuristic` (same scale, VP), and an own tile also its
 envoy, since it goes to the ship used or not:
 
 * a resource tile: one resource, 0.5 (the weight the leaf gives a resource);
@@ -51,7 +51,7 @@ from .layout import (
 from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows
 from .scoring import on_forum, seat_base, upgraded_position
 
-# The leaf value's weights (kernels._value reads them from here, so both stay in step)
+# The leaf value's weights (heuristic._value reads them from here, so both stay in step)
 RESOURCE_WORTH = 0.5  # one resource
 ENVOY_WORTH = 0.7  # one envoy in the ship
 CITIZEN_WORTH = 0.7  # one active citizen, per scoring left

@@ -25,7 +25,19 @@ import numpy as np
 from numba import njit
 
 from ...core.bits import popcount
-from .data import ADJ_PAIRS, AREA_COLOUR, AREA_ID, AREA_SIZE, BUILDABLE, FCOLOUR, N_AREAS, STREET_BB
+from ...core.movelist import contains
+from ...core.rng import rand_below
+from .data import (
+    ADJ_PAIRS,
+    AREA_COLOUR,
+    AREA_ID,
+    AREA_SIZE,
+    BUILDABLE,
+    FCOLOUR,
+    MAX_MOVES,
+    N_AREAS,
+    STREET_BB,
+)
 from .layout import (
     AREA_FILL,
     B_COL,
@@ -126,6 +138,7 @@ BUILDABLE_BB = np.int64(0)
 for _c in BUILDABLE:
     BUILDABLE_BB |= np.int64(1) << np.int64(_c)
 MII_RES = np.array([R_C, R_T, R_A], dtype=np.int64)
+RANDOM_WINDOW = 64  # random_move's buffer: longer lists are sampled by index, not listed
 
 
 @njit(cache=True, inline="always")
@@ -550,6 +563,34 @@ def moves_window(s, out, offset):
 def legal_moves(s, out):
     """Write the legal moves to out[:n]; return n."""
     return moves_window(s, out, 0)
+
+
+@njit(cache=True)
+def current_player(s):
+    """Seat to act (-1 once the game is over)."""
+    return s[TO_MOVE]
+
+
+@njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)`` (the optional protocol kernel,
+    :data:`forumlab.core.dispatch.OPTIONAL`): the move lists are short, so by generating
+    them; one kernel call from Python, cheaper there than a scan of the list."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    return contains(out, legal_moves(s, out), move)
+
+
+@njit(cache=True)
+def random_move(s, rng):
+    """A uniformly random legal move: a short list is read whole, a long one (a
+    build) is counted and only the drawn index is produced."""
+    out = np.empty(RANDOM_WINDOW, dtype=np.int64)
+    n = moves_window(s, out, 0)
+    k = rand_below(rng, n)
+    if k < RANDOM_WINDOW:
+        return out[k]
+    moves_window(s, out[:1], k)
+    return out[0]
 
 
 # ---- effects ----------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from .layout import (
     MERCH,
     N_PLAYERS,
     NCOLS,
+    OVER,
     PRES,
     RES,
     SEAT,
@@ -330,3 +331,16 @@ def total_vp(s, p):
     for i in range(8):
         n += s[b + i]
     return n
+
+
+@njit(cache=True)
+def is_terminal(s):
+    """True once cycle III has been scored."""
+    return s[OVER] != 0
+
+
+@njit(cache=True)
+def scores(s, out):
+    """VP per seat (ties are broken by active citizens, then resources: ``Game.rank_keys``)."""
+    for p in range(s[N_PLAYERS]):
+        out[p] = total_vp(s, p)

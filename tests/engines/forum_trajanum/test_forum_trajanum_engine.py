@@ -409,10 +409,9 @@ def test_random_move_reads_long_lists_by_window():
     assert _windows_agree(a) > 10000
     legal = set(state.legal_moves().tolist())
     from forumlab.core.rng import make_rng
-    from forumlab.engines.forum_trajanum import kernels
 
     rng = make_rng(4)
-    assert all(int(kernels.random_move(a, rng)) in legal for _ in range(200))
+    assert all(int(moves.random_move(a, rng)) in legal for _ in range(200))
     draft = ForumTrajanum(players=2, setup="fixed").new_state(1)
     res(draft.array, 0, T=2)
     assert _windows_agree(draft.array) == 33 * 32 // 2  # with 2 tribunes every pair is affordable
