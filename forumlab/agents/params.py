@@ -7,23 +7,21 @@ the base class validates every value given to an agent (:func:`resolve_options`)
 (:func:`forumlab.agents.registry.agent_params`).
 
 A bad value gets one line naming the agent, the parameter, the value and what is
-allowed, e.g. ``agent 'mcts': c must be a number >= 0, not -1``.
+allowed, e.g. ``agent 'mcts': c must be a number >= 0, not -1``. The declaration and
+its checks are :mod:`forumlab.core.params`, which games' options share.
 """
 from __future__ import annotations
 
-import math
 import os
 import sys
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
+from ..core.params import Param as CoreParam
+from ..core.params import show_value
 from .spec import AgentSpecError
 
-# The value types a spec string can express (see forumlab.agents.spec).
-_KINDS = (bool, int, float, str)
-_NOUNS = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
-_SHORT = {bool: "bool", int: "int", float: "float", str: "str"}
+__all__ = ["DeprecatedParameterWarning", "Param", "WARNED_ENV", "resolve_options", "show_value"]
 
 
 class DeprecatedParameterWarning(FutureWarning):
@@ -34,154 +32,31 @@ class DeprecatedParameterWarning(FutureWarning):
     """
 
 
-def show_value(value: Any) -> str:
-    """A parameter value as a spec string would write it (``true``, ``none``, ``'x'``, ``0.5``).
+class Param(CoreParam):
+    """One tunable agent parameter: :class:`forumlab.core.params.Param` (games declare
+    their options with it too), refused with an AgentSpecError worded for agent specs.
 
-    Args:
-        value: any parameter value.
-
-    Returns:
-        Its text: booleans in lower case, None as ``none``, strings quoted.
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return repr(value)
-
-
-def _number(x: float) -> str:
-    if isinstance(x, float):
-        return f"{x:g}"
-    if x >= 1 << 20 and (x & (x - 1)) == 0:  # a large power of two reads better as one
-        return f"2**{x.bit_length() - 1}"
-    return str(x)
-
-
-@dataclass(frozen=True)
-class Param:
-    """One tunable agent parameter.
-
-    Args:
-        default: the value when the spec does not give one.
-        help: one line for ``forumlab agents``.
-        kind: ``bool``, ``int``, ``float`` (ints accepted too) or ``str``; by default the
-            type of ``default`` (so a third-party ``Param(0, "...")`` takes integers),
-            none at all when the default is of another type or ``choices`` are given.
-        low, high: inclusive bounds of an int or float (None = unbounded).
-        low_open: ``low`` itself is not allowed (``x > low``).
-        choices: the allowed values, compared with their types (``1`` is not ``true``).
-        optional: None is allowed too (``name=none`` in a spec).
-        aliases: former names that still work, with a DeprecatedParameterWarning (once
-            per process and the processes it starts afterwards).
+    Args: as :class:`forumlab.core.params.Param`.
 
     Raises:
         ValueError: the declaration contradicts itself (e.g. a default it refuses).
     """
 
-    default: Any
-    help: str
-    kind: type | None = None
-    low: float | None = None
-    high: float | None = None
-    low_open: bool = False
-    choices: tuple | None = None
-    optional: bool = False
-    aliases: tuple[str, ...] = ()
+    error = AgentSpecError
 
-    def __post_init__(self):
-        if self.kind is None and self.choices is None and type(self.default) in _KINDS:
-            object.__setattr__(self, "kind", type(self.default))
-        if self.kind is not None and self.kind not in _KINDS:
-            raise ValueError(f"Param kind must be one of bool, int, float, str, not {self.kind!r}")
-        if self.choices is not None:
-            object.__setattr__(self, "choices", tuple(self.choices))
-        try:
-            self.check(self.default)
-        except AgentSpecError as exc:
-            raise ValueError(f"Param default refused by its own declaration: {exc}") from None
-
-    # ---- what is allowed -------------------------------------------------------------
-    def _range(self) -> str:
-        low, high = self.low, self.high
-        if low is not None and high is not None:
-            if self.kind is int and not self.low_open:
-                return f"in {_number(low)}..{_number(high)}"
-            return f"in {'(' if self.low_open else '['}{_number(low)}, {_number(high)}]"
-        if low is not None:
-            return f"{'>' if self.low_open else '>='} {_number(low)}"
-        if high is not None:
-            return f"<= {_number(high)}"
-        return ""
-
-    def _describe(self, nouns: dict, sep: str) -> str:
-        if self.choices is not None:
-            text = sep.join(show_value(c) if not isinstance(c, str) else c for c in self.choices)
-            text = text if sep == "|" else f"one of {text}"
-        elif self.kind is None:
-            text = "any value" if sep != "|" else "any"
-        else:
-            text = " ".join(filter(None, (nouns[self.kind], self._range())))
-        return f"{text} or none" if self.optional else text
-
-    def allowed(self) -> str:
-        """What the parameter accepts, as words for an error message.
-
-        Returns:
-            E.g. ``"an integer in 1..64"``, ``"a number > 0"``, ``"one of win, rank, score"``.
-        """
-        return self._describe(_NOUNS, ", ")
-
-    def type_text(self) -> str:
-        """What the parameter accepts, compactly, for listings.
-
-        Returns:
-            E.g. ``"int in 1..64"``, ``"float > 0"``, ``"random|heuristic|none"``, ``"bool"``.
-        """
-        return self._describe(_SHORT, "|")
-
-    # ---- checking --------------------------------------------------------------------
-    def accepts(self, value: Any) -> bool:
-        """Whether ``value`` is allowed (None counts only for optional parameters)."""
-        if value is None and self.optional:
-            return True
-        if self.choices is not None:
-            return any(type(value) is type(c) and value == c for c in self.choices)
-        if self.kind is None:
-            return True
-        if self.kind is float:
-            ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-                  and math.isfinite(value))
-        elif self.kind is int:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, self.kind)
-        if not ok or self.kind in (bool, str):
-            return ok
-        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
-            return False
-        return self.high is None or value <= self.high
-
-    def check(self, value: Any, agent: str = "", name: str = "") -> Any:
-        """``value`` if allowed (the word ``none`` read as None for an optional parameter).
+    def refusal(self, value: Any, owner: str = "", name: str = "") -> str:
+        """``agent 'A': NAME must be ALLOWED, not VALUE``.
 
         Args:
-            value: the given value (as parsed from a spec, or from Python).
-            agent: the agent's name, for the message.
-            name: the parameter's name as the user gave it, for the message.
+            value: the refused value.
+            owner: the agent's name.
+            name: the parameter's name as the user gave it.
 
         Returns:
-            The value to use.
-
-        Raises:
-            AgentSpecError: ``agent 'A': NAME must be ALLOWED, not VALUE``.
+            The one-line message.
         """
-        if self.optional and isinstance(value, str) and value.lower() == "none":
-            value = None
-        if not self.accepts(value):
-            who = f"agent {agent!r}: " if agent else ""
-            raise AgentSpecError(f"{who}{name or 'value'} must be {self.allowed()}, not {show_value(value)}")
-        return value
+        who = f"agent {owner!r}: " if owner else ""
+        return f"{who}{name or 'value'} must be {self.allowed()}, not {show_value(value)}"
 
 
 _HERE = os.path.dirname(__file__)
