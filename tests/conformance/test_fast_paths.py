@@ -105,7 +105,7 @@ def test_forma_is_legal_checks_every_placement_code():
     """Every code that names a placement, in several positions of a 4-player game:
     including shapes the mover has used up and placements that overlap the board."""
     from forumlab.engines.forma import kernels
-    from forumlab.engines.forma.layout import PASS, PL_CODE
+    from forumlab.engines.forma.data import PASS, PL_CODE
 
     game = create_game("forma", {"players": 4})
     codes = np.concatenate([PL_CODE, [PASS, PASS + 1, -PASS]])

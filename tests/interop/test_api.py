@@ -173,7 +173,7 @@ def test_action_space_sizes_per_game():
 
 
 def test_forma_pass_is_the_last_action():
-    from forumlab.engines.forma.layout import PASS
+    from forumlab.engines.forma.data import PASS
 
     game = forumlab.load_game("forma", players=2)
     state = game.new_state(0)

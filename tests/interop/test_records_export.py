@@ -20,8 +20,8 @@ from forumlab.cli import main
 from forumlab.core.errors import RecordError
 from forumlab.core.record import RECORD_FORMAT, Record, replay, replay_checked, result_disagreements
 from forumlab.core.registry import create_game
-from forumlab.engines.forma.game import obstacle_squares
-from forumlab.engines.forma.layout import square_name
+from forumlab.engines.forma.pieces import square_name
+from forumlab.engines.forma.setup import obstacle_squares
 
 ROOT = Path(__file__).resolve().parents[2]
 

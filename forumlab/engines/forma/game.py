@@ -1,8 +1,8 @@
-"""Forma: the Python facade (configuration, notation, rendering, results) over the kernels.
+"""Forma: the Python facade (configuration, results) over the kernels, notation and display.
 
 Rules: ``shared/rules/forma.md`` of the project (Ravensburger 1973 rulebook plus this
 project's DECISIONs); the engine's own decisions are listed in
-:mod:`forumlab.engines.forma.kernels`. For players, the rules, the notation and every
+:mod:`forumlab.engines.forma.scoring`. For players, the rules, the notation and every
 decision this project made are in ``docs/games/forma.md`` of the repository.
 Configuration:
 
@@ -27,53 +27,28 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, IllegalMoveError
+from ...core.errors import ConfigError
 from ...core.game import Game, Kernels
 from . import kernels as forma_kernels
+from . import notation
+from .data import MAX_MOVES
 from .layout import (
     BRIDGES_EW,
     BRIDGES_NS,
-    COLUMNS,
     ENCLOSED,
-    MARKERS_PER_SET,
     MARKERS_USED,
-    MARKS,
-    MAX_MOVES,
     MAX_STONES,
     N_PLAYERS,
-    N_SHAPES,
-    OCC,
-    PASS,
     PASSES,
-    PIECE_NAMES,
-    PIECES,
-    PLAYER,
     PLY,
-    SCORE,
-    SIZE,
-    SQUARES,
     SQUARES_PLACED,
-    STONES,
     STONES_CLAIMED,
-    SUPPLY,
     TERMINAL,
-    TOWER,
     TOWER_OWNER,
-    WORDS,
-    decode_move,
-    encode_move,
-    format_placement,
-    parse_placement,
-    parse_square,
-    square_name,
 )
-from .setup import layout_problems, random_layout
-
-PLAYER_SYMBOLS = "ABCD"
-
-
-def _plane_bit(array: np.ndarray, base: int, i: int) -> bool:
-    return bool((int(array[base + (i >> 6)]) >> (i & 63)) & 1)
+from .pieces import parse_square, square_name
+from .render import pieces_left, render_board
+from .setup import layout_problems, new_state, obstacle_squares, random_layout
 
 
 class Forma(Game):
@@ -176,46 +151,17 @@ class Forma(Game):
     def initial_array(self, seed: int) -> np.ndarray:
         """The start position: the layout of :meth:`layout`, every supply full, seat 0 to move."""
         stones, tower = self.layout(seed)
-        return forma_kernels.new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
+        return new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:
-        """Notation of a move code (the position is not needed in Forma).
-
-        Args:
-            array: the position (unused).
-            move: a move code.
-
-        Returns:
-            ``pass`` or piece/orientation@top-left square, e.g. ``P5/3@h7``.
-        """
-        move = int(move)
-        if move == PASS:
-            return "pass"
-        return format_placement(*decode_move(move))
+        """Notation of a move code (the position is not needed in Forma; see :mod:`.notation`)."""
+        return notation.format_move(move)
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
-        """Move code for a notation string (legality is not checked here).
-
-        Args:
-            array: the position (unused).
-            text: ``pass`` (any case, surrounding spaces allowed) or a placement like ``P5/3@h7``.
-
-        Returns:
-            The move code.
-
-        Raises:
-            IllegalMoveError: ``text`` is not a string or is malformed.
-        """
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"a move must be text, not {text!r}")
-        if text.strip().lower() == "pass":
-            return PASS
-        try:
-            piece, orientation, anchor = parse_placement(text)
-        except ValueError as exc:
-            raise IllegalMoveError(f"malformed move {text!r}: {exc}") from None
-        return encode_move(piece, orientation, anchor)
+        """Move code for a notation string, legality unchecked (see :mod:`.notation`);
+        IllegalMoveError if ``text`` is not a string or is malformed."""
+        return notation.parse_move(text)
 
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
@@ -252,107 +198,5 @@ class Forma(Game):
         return out
 
     def render(self, array: np.ndarray) -> str:
-        """The board (players A-D, lowercase markers, ``#`` stones, ``T`` tower) with scores,
-        pieces left, markers used and the seat to move.
-
-        Args:
-            array: the position.
-
-        Returns:
-            Multi-line text.
-        """
-        n = int(array[N_PLAYERS])
-        board = board_symbols(array)
-        lines = ["    " + " ".join(COLUMNS)]
-        for row in range(SIZE):
-            lines.append(f"{row + 1:>2}  " + " ".join(board[row * SIZE:(row + 1) * SIZE]))
-        owner = int(array[TOWER_OWNER])
-        lines.append(
-            "    " + ", ".join(f"{PLAYER_SYMBOLS[p]}=player {p}" for p in range(n))
-            + "; lowercase = marker, # = stone, T = tower, . = free"
-        )
-        markers_per_player = MARKERS_PER_SET * (2 if n == 2 else 1)
-        scores = " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[SCORE + p])}" for p in range(n))
-        pieces = " ".join(f"{PLAYER_SYMBOLS[p]}{pieces_left(array, p)}" for p in range(n))
-        markers = " ".join(f"{PLAYER_SYMBOLS[p]}{int(array[MARKERS_USED + p])}/{markers_per_player}"
-                           for p in range(n))
-        lines.append(f"    scores: {scores}   pieces left: {pieces}   markers: {markers}")
-        tower = int(array[TOWER])
-        status = "game over" if array[TERMINAL] else f"to move: {PLAYER_SYMBOLS[int(array[PLAYER])]}"
-        tower_text = "" if tower < 0 else (
-            f"   tower {square_name(tower)}: " + (PLAYER_SYMBOLS[owner] if owner >= 0 else "open"))
-        lines.append(f"    {status}{tower_text}")
-        return "\n".join(lines)
-
-
-def pieces_left(array: np.ndarray, player: int) -> int:
-    """Pieces still in a player's supply."""
-    supply = int(array[SUPPLY + player])
-    return sum((supply >> (3 * s)) & 7 for s in range(N_SHAPES))
-
-
-def supply_counts(array: np.ndarray, player: int) -> dict[str, int]:
-    """Pieces of each shape still in a player's supply, by name."""
-    supply = int(array[SUPPLY + player])
-    return {PIECE_NAMES[s]: (supply >> (3 * s)) & 7 for s in range(N_SHAPES)}
-
-
-def board_symbols(array: np.ndarray) -> list[str]:
-    """One character per square: player letter, lowercase marker, '#', 'T' or '.'."""
-    n = int(array[N_PLAYERS])
-    tower = int(array[TOWER])
-    out = []
-    for i in range(SQUARES):
-        ch = "."
-        if i == tower:
-            ch = "T"
-        elif _plane_bit(array, STONES, i):
-            ch = "#"
-        for p in range(n):
-            if _plane_bit(array, PIECES + p * WORDS, i):
-                ch = PLAYER_SYMBOLS[p]
-            elif _plane_bit(array, MARKS + p * WORDS, i):
-                ch = PLAYER_SYMBOLS[p].lower()
-        out.append(ch)
-    return out
-
-
-def obstacle_squares(array: np.ndarray) -> tuple[list[int], int]:
-    """(stone squares, tower square or -1) of a state."""
-    stones = [i for i in range(SQUARES) if _plane_bit(array, STONES, i)]
-    return stones, int(array[TOWER])
-
-
-def board_contents(array: np.ndarray) -> list[int]:
-    """400 entries like the reference engine's board(): -1 free, -2 stone, -3 tower,
-    p for a piece of player p (markers are not shown here; see marker_owners)."""
-    n = int(array[N_PLAYERS])
-    tower = int(array[TOWER])
-    out = []
-    for i in range(SQUARES):
-        v = -1
-        if i == tower:
-            v = -3
-        elif _plane_bit(array, STONES, i):
-            v = -2
-        for p in range(n):
-            if _plane_bit(array, PIECES + p * WORDS, i):
-                v = p
-        out.append(v)
-    return out
-
-
-def marker_owners(array: np.ndarray) -> list[int]:
-    """400 entries: the player whose marker lies on the square, else -1."""
-    n = int(array[N_PLAYERS])
-    out = [-1] * SQUARES
-    for p in range(n):
-        for i in range(SQUARES):
-            if _plane_bit(array, MARKS + p * WORDS, i):
-                out[i] = p
-    return out
-
-
-def is_free(array: np.ndarray, square: int) -> bool:
-    """Whether a square is free (no piece, obstacle or marker)."""
-    return not _plane_bit(array, OCC, square)
+        """The board with scores, pieces left, markers used and the seat to move (:mod:`.render`)."""
+        return render_board(array)

@@ -1,4 +1,4 @@
-"""Random obstacle setup for Forma: 25 grey stones and the tower, from the game's seed.
+"""Forma's start position: the seeded obstacle layout (25 grey stones and the tower) and ``new_state``.
 
 Constraints (rules spec, ``shared/rules/forma.md``, Setup): the tower is not on the
 board edge; no two obstacles (stones or tower) touch along an edge (corners may
@@ -38,7 +38,32 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import make_rng, rand_below
-from .layout import N_STONES_RANDOM, NEIGHBOURS, SIZE, SQUARES
+from .data import SHAPE_COPIES, SHAPE_SIZE
+from .layout import (
+    AVAIL,
+    FORMA_ID,
+    FREE,
+    GAME_ID,
+    N_PLAYERS,
+    N_SHAPES,
+    N_STONES_RANDOM,
+    NEIGHBOURS,
+    OCC,
+    SEED,
+    SIZE,
+    SQUARES,
+    STATE_SIZE,
+    STONES,
+    SUPPLY,
+    SUPPLY_BITS,
+    SUPPLY_SQUARES,
+    TOWER,
+    TOWER_OWNER,
+    WITNESS,
+    plane_bit,
+)
+from .moves import find_witness, update_status
+from .planes import set_square
 
 
 @njit(cache=True)
@@ -98,3 +123,40 @@ def layout_problems(stones: list[int], tower: int | None) -> str | None:
             if nb >= 0 and int(nb) in taken:
                 return f"obstacles {square_name(q)} and {square_name(int(nb))} touch along an edge"
     return None
+
+
+@njit(cache=True)
+def new_state(players, stones, tower, seed):
+    """Initial state: players 2-4, stone squares (int64 array), tower square or -1."""
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    s[GAME_ID] = FORMA_ID
+    s[N_PLAYERS] = players
+    s[TOWER] = tower
+    s[TOWER_OWNER] = -1
+    s[SEED] = seed
+    for i in range(stones.shape[0]):
+        set_square(s, STONES, stones[i])
+        set_square(s, OCC, stones[i])
+    if tower >= 0:
+        set_square(s, OCC, tower)
+    s[FREE] = SQUARES - stones.shape[0] - (1 if tower >= 0 else 0)
+    sets = 2 if players == 2 else 1
+    supply = 0
+    squares = 0
+    for sh in range(N_SHAPES):
+        supply |= (SHAPE_COPIES[sh] * sets) << (SUPPLY_BITS * sh)
+        squares += SHAPE_COPIES[sh] * sets * SHAPE_SIZE[sh]
+    for p in range(players):
+        s[SUPPLY + p] = supply
+        s[AVAIL + p] = (1 << N_SHAPES) - 1
+        s[SUPPLY_SQUARES + p] = squares
+    for sh in range(N_SHAPES):
+        s[WITNESS + sh] = find_witness(s, sh)
+    update_status(s)
+    return s
+
+
+def obstacle_squares(array: np.ndarray) -> tuple[list[int], int]:
+    """(stone squares, tower square or -1) of a state."""
+    stones = [i for i in range(SQUARES) if plane_bit(array, STONES, i)]
+    return stones, int(array[TOWER])

@@ -1,7 +1,7 @@
 """Forma's fixed action space and observation tensor (see forumlab.core.tensor).
 
 Actions: a dense index over every placement that fits inside the 20x20 board, in the
-order of :data:`.layout.PL_CODE` (orientation by orientation, anchors row-major), then
+order of :data:`.data.PL_CODE` (orientation by orientation, anchors row-major), then
 ``pass``: ``N_PLACEMENTS + 1`` = 30,434 actions, instead of the 67,201 move codes
 ``(piece * 8 + orientation) * 400 + anchor`` and ``PASS`` = 67,200 of which most never
 fit.
@@ -23,20 +23,20 @@ import numpy as np
 
 from ...core.actions import ActionSpace
 from ...core.tensor import Field, bits, drop, packed
+from .data import PASS, PL_CODE
 from .layout import (
     AVAIL,
     MARKS,
     MAX_PLAYERS,
     N_SHAPES,
     OCC,
-    PASS,
     PIECES,
-    PL_CODE,
     SEED,
     SQUARES,
     STONES,
     STUCK,
     SUPPLY,
+    SUPPLY_BITS,
     WITNESS,
     WORDS,
 )
@@ -53,5 +53,5 @@ def observation_fields(game) -> list[Field]:
     planes += [bits(PIECES + p * WORDS, WORDS, total=SQUARES) for p in range(MAX_PLAYERS)]
     planes += [bits(MARKS + p * WORDS, WORDS, total=SQUARES) for p in range(MAX_PLAYERS)]
     return [drop(SEED), bits(STUCK, width=MAX_PLAYERS), *planes,
-            packed(SUPPLY, MAX_PLAYERS, width=3, count=N_SHAPES),
+            packed(SUPPLY, MAX_PLAYERS, width=SUPPLY_BITS, count=N_SHAPES),
             bits(AVAIL, MAX_PLAYERS, width=N_SHAPES), drop(WITNESS, N_SHAPES)]

@@ -18,10 +18,12 @@ import pytest
 
 from forumlab.core.rng import make_rng
 from forumlab.engines.forma import kernels as forma_kernels
-from forumlab.engines.forma.game import Forma, board_contents, marker_owners
-from forumlab.engines.forma.layout import MAX_MOVES, PASS, decode_move
+from forumlab.engines.forma.data import MAX_MOVES, PASS, decode_move
+from forumlab.engines.forma.game import Forma
+from forumlab.engines.forma.moves import count_moves
 from forumlab.engines.forma.pieces import square_name
 from forumlab.engines.forma.reference import ReferenceForma
+from forumlab.engines.forma.render import board_contents, marker_owners
 
 GAMES_PER_COUNT = 160  # 2 and 4 players each: 320 games
 GAMES_3P = 20
@@ -69,7 +71,7 @@ def _play_and_compare(players: int, game_index: int) -> None:
         theirs = ref.legal_moves()
         assert n == len(theirs), f"game {game_index} ply {ply}: {n} legal moves vs reference {len(theirs)}"
         assert mine == theirs, f"game {game_index} ply {ply}: legal move lists differ"
-        assert int(forma_kernels.count_moves(array)) == n
+        assert int(count_moves(array)) == n
         player = ref.current_player()
         if use_numba_sampler:
             move = int(forma_kernels.random_move(array, nrng))

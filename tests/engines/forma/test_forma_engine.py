@@ -17,15 +17,11 @@ from forumlab.core.game import State
 from forumlab.core.registry import create_game, game_names
 from forumlab.core.rng import make_rng
 from forumlab.engines.forma import kernels as forma_kernels
-from forumlab.engines.forma.game import Forma, board_symbols, marker_owners, obstacle_squares
-from forumlab.engines.forma.layout import (
-    MAX_MOVES,
-    N_PLACEMENTS,
-    NEIGHBOURS,
-    PASS,
-    decode_move,
-    placement_squares,
-)
+from forumlab.engines.forma.bridges import bridge_progress, bridges
+from forumlab.engines.forma.data import MAX_MOVES, N_PLACEMENTS, PASS, decode_move, placement_squares
+from forumlab.engines.forma.game import Forma
+from forumlab.engines.forma.layout import NEIGHBOURS
+from forumlab.engines.forma.moves import can_place
 from forumlab.engines.forma.pieces import (
     BASE_SHAPES,
     ORIENTATIONS,
@@ -33,6 +29,9 @@ from forumlab.engines.forma.pieces import (
     parse_square,
     square_name,
 )
+from forumlab.engines.forma.potential import enclosure_threats
+from forumlab.engines.forma.render import board_symbols, marker_owners
+from forumlab.engines.forma.setup import obstacle_squares
 
 
 # ---------------------------------------------------------------- helpers
@@ -285,8 +284,8 @@ def _two_columns():
 
 def test_two_disjoint_north_south_bridges_score_100():
     state = script(game(2).new_state(0), [(0, m) for m in _two_columns()])
-    assert forma_kernels.bridges(state.array, 0) == (2, 0)
-    assert forma_kernels.bridges(state.array, 1) == (0, 0)
+    assert bridges(state.array, 0) == (2, 0)
+    assert bridges(state.array, 1) == (0, 0)
     assert "bridges_ns" not in state.result()  # scored only at the end
     before = score(state, 0)
     finish_randomly(state, 1)
@@ -304,7 +303,7 @@ def test_crossing_north_south_and_east_west_bridges_score_100():
     row_10 = [horizontal("I3", "a10"), horizontal("I2", "d10"), put("L5", "XXXX/X...", "f10"),
               put("L5", "XXXX/X...", "j10"), put("Y5", "XXXX/.X..", "n10"), horizontal("I3", "r10")]
     state = script(game(2).new_state(0), [(0, m) for m in column_e + row_10])
-    assert forma_kernels.bridges(state.array, 0) == (1, 1)
+    assert bridges(state.array, 0) == (1, 1)
     finish_randomly(state, 2)
     res = state.result()
     assert res["bridges_ns"][0] == 1 and res["bridges_ew"][0] == 1
@@ -315,10 +314,10 @@ def test_markers_count_as_bridge_squares():
     steps = [vertical("I5", "a1"), vertical("I4", "a6"), vertical("I5", "a11"), vertical("I4", "a16"),
              one("a20")]
     state = script(game(2).new_state(0), [(0, m) for m in steps])
-    assert forma_kernels.bridges(state.array, 0) == (0, 0)
+    assert bridges(state.array, 0) == (0, 0)
     script(state, [(0, one("b10"))])
     assert marker(state, "a10") == 0
-    assert forma_kernels.bridges(state.array, 0) == (1, 0)
+    assert bridges(state.array, 0) == (1, 0)
 
 
 def test_a_marker_on_a_stone_counts_as_a_bridge_square():
@@ -326,19 +325,19 @@ def test_a_marker_on_a_stone_counts_as_a_bridge_square():
              vertical("I4", "a17"), put("U5", "XX/.X/XX", "a9")]
     state = script(game(2, ["a10"]).new_state(0), [(0, m) for m in steps])
     assert marker(state, "a10") == 0
-    assert forma_kernels.bridges(state.array, 0) == (1, 0)
+    assert bridges(state.array, 0) == (1, 0)
 
 
 def test_bridge_counts_are_square_disjoint():
     # Two columns joined by rungs still hold exactly two disjoint chains.
     state = script(game(2).new_state(0), [(0, m) for m in _two_columns()] + [(0, one("b5")), (0, one("b15"))])
-    assert forma_kernels.bridges(state.array, 0) == (2, 0)
+    assert bridges(state.array, 0) == (2, 0)
     # One column and a second that stops a row short: one chain only.
     column_a = _two_columns()[:5]
     column_c = [vertical("I3", "c1"), vertical("I3", "c4"), vertical("I2", "c7"), put("L4", "X./X./XX", "c9"),
                 put("L5", "X./X./X./XX", "c12"), put("L5", "X./X./X./XX", "c16")]  # c1-c19
     state = script(game(2).new_state(0), [(0, m) for m in column_a + column_c])
-    assert forma_kernels.bridges(state.array, 0) == (1, 0)
+    assert bridges(state.array, 0) == (1, 0)
 
 
 def test_bridge_progress_counts_the_share_of_the_board_the_edge_chains_cover():
@@ -346,11 +345,11 @@ def test_bridge_progress_counts_the_share_of_the_board_the_edge_chains_cover():
     steps = [vertical("I5", "a1"), vertical("I5", "a6"), vertical("I4", "a16"), one("a20")]
     state = script(game(2).new_state(0), [(0, m) for m in steps])
     # North-south (10 + 5) / 20 squared; east-west: one column from the west edge, 1/20.
-    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(0.75 ** 2 + 0.05 ** 2)
+    assert bridge_progress(state.array, 0) == pytest.approx(0.75 ** 2 + 0.05 ** 2)
     # Closing the gap a11-a15 finishes the bridge: its direction counts 1.
     script(state, [(0, vertical("I4", "a11")), (0, one("a15"))])
-    assert forma_kernels.bridges(state.array, 0) == (1, 0)
-    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(1.0 + 0.05 ** 2)
+    assert bridges(state.array, 0) == (1, 0)
+    assert bridge_progress(state.array, 0) == pytest.approx(1.0 + 0.05 ** 2)
 
 
 def test_bridge_progress_follows_a_chain_that_turns_back():
@@ -361,7 +360,7 @@ def test_bridge_progress_follows_a_chain_that_turns_back():
     state = script(game(2).new_state(0), [(0, m) for m in steps])
     ns = 10 / 20
     ew = 5 / 20
-    assert forma_kernels.bridge_progress(state.array, 0) == pytest.approx(ns ** 2 + ew ** 2)
+    assert bridge_progress(state.array, 0) == pytest.approx(ns ** 2 + ew ** 2)
 
 
 def test_bridge_progress_sees_a_finished_bridge_exactly_when_the_max_flow_does():
@@ -370,8 +369,8 @@ def test_bridge_progress_sees_a_finished_bridge_exactly_when_the_max_flow_does()
         state = game(rng.choice([2, 4]), "random").new_state(seed)
         finish_randomly(state, seed)
         for seat in range(state.game.players):
-            ns, ew = forma_kernels.bridges(state.array, seat)
-            progress = forma_kernels.bridge_progress(state.array, seat)
+            ns, ew = bridges(state.array, seat)
+            progress = bridge_progress(state.array, seat)
             # A finished direction adds 1, an unfinished one at most (19/20)**2.
             finished = (ns > 0) + (ew > 0)
             assert finished <= progress <= finished + (2 - finished) * 0.95 ** 2
@@ -447,8 +446,8 @@ def test_passing_and_the_end_in_random_games():
             if moves == [PASS]:
                 passes += 1
                 # The mover cannot place, but somebody else can.
-                assert not forma_kernels._can_place(state.array.copy(), state.current_player)
-                assert any(forma_kernels._can_place(state.array.copy(), q) for q in range(players))
+                assert not can_place(state.array.copy(), state.current_player)
+                assert any(can_place(state.array.copy(), q) for q in range(players))
             else:
                 assert PASS not in moves
             move = int(forma_kernels.random_move(state.array, rng))
@@ -456,7 +455,7 @@ def test_passing_and_the_end_in_random_games():
             state.play(move)
         assert len(state.legal_moves()) == 0
         # Nobody can place at the end, and the last move was not a pass.
-        assert not any(forma_kernels._can_place(state.array.copy(), q) for q in range(players))
+        assert not any(can_place(state.array.copy(), q) for q in range(players))
         assert state.history[-1] != PASS
         with pytest.raises(GameOverError):
             state.play("pass")
@@ -470,7 +469,7 @@ def test_no_free_square_means_nobody_can_place():
 
     array = game(4).new_state(0).array.copy()
     array[FREE] = 0
-    assert not any(forma_kernels._can_place(array, q) for q in range(4))
+    assert not any(can_place(array, q) for q in range(4))
 
 
 def test_game_ends_when_nobody_can_place_and_bridges_scored_once():
@@ -521,7 +520,7 @@ def test_current_player_cycles_through_passes():
 
 
 def test_enclosure_threats_count_squares_with_one_free_side():
-    from forumlab.engines.forma.game import is_free
+    from forumlab.engines.forma.render import is_free
 
     rng = make_rng(9)
     for seed in range(4):
@@ -532,7 +531,7 @@ def test_enclosure_threats_count_squares_with_one_free_side():
                 1 for q in range(400)
                 if free[q] and sum(1 for nb in NEIGHBOURS[q] if nb >= 0 and free[int(nb)]) == 1
             )
-            assert forma_kernels.enclosure_threats(state.array) == expected
+            assert enclosure_threats(state.array) == expected
             state.play(int(forma_kernels.random_move(state.array, rng)))
 
 

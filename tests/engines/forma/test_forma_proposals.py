@@ -11,8 +11,9 @@ from forumlab.core import dispatch
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.forma import kernels as forma_kernels
-from forumlab.engines.forma.layout import COVER_IDX, COVER_START, PL_CODE, SQUARES, placement_squares
-from forumlab.engines.forma.pieces import parse_square
+from forumlab.engines.forma.data import COVER_IDX, COVER_START, PL_CODE, placement_squares
+from forumlab.engines.forma.pieces import SQUARES, parse_square
+from forumlab.engines.forma.proposals import tower_take
 from forumlab.search.greedy import sampled_greedy_move
 from tests.engines.forma.test_forma_engine import game, one, script
 
@@ -59,11 +60,11 @@ def test_a_tower_with_three_free_sides_is_taken_by_the_u_that_wraps_it():
     assert state.current_player == 1
     wrap = squares("i10", "k10", "i11", "j11", "k11")
     for seed in range(20):
-        move = int(forma_kernels.tower_take(state.array, make_rng(seed)))
+        move = int(tower_take(state.array, make_rng(seed)))
         assert set(placement_squares(move)) == wrap
         assert forma_kernels.proposal_move(state.array, make_rng(seed)) == move  # proposed first
     before = state.scores()[1]
-    state.play(int(forma_kernels.tower_take(state.array, make_rng(0))))
+    state.play(int(tower_take(state.array, make_rng(0))))
     assert state.result()["tower"] == 1 and state.scores()[1] == before + 5 + 50
 
 
@@ -71,7 +72,7 @@ def test_a_tower_with_one_free_side_is_taken_by_any_piece_covering_it():
     state = script(game(4, [], "j10").new_state(0),
                    [(0, one("j9")), (1, one("i10")), (2, one("k10"))])
     covered = {parse_square("j11")}
-    takes = {int(forma_kernels.tower_take(state.array, make_rng(seed))) for seed in range(30)}
+    takes = {int(tower_take(state.array, make_rng(seed))) for seed in range(30)}
     assert len(takes) > 1  # drawn among them, not always the first listed
     assert all(covered <= set(placement_squares(m)) for m in takes)
     assert takes <= set(state.legal_moves().tolist())
@@ -79,11 +80,11 @@ def test_a_tower_with_one_free_side_is_taken_by_any_piece_covering_it():
 
 def test_no_tower_take_while_four_sides_are_open_or_the_tower_is_owned():
     state = game(4, [], "j10").new_state(0)
-    assert forma_kernels.tower_take(state.array, make_rng(0)) == -1  # no piece wraps four sides
+    assert tower_take(state.array, make_rng(0)) == -1  # no piece wraps four sides
     state = script(state, [(0, one("j9")), (1, one("i10")), (2, one("k10")), (3, one("j11"))])
     assert state.result()["tower"] == 3
-    assert forma_kernels.tower_take(state.array, make_rng(0)) == -1
-    assert forma_kernels.tower_take(game(4).new_state(0).array, make_rng(0)) == -1  # no tower
+    assert tower_take(state.array, make_rng(0)) == -1
+    assert tower_take(game(4).new_state(0).array, make_rng(0)) == -1  # no tower
 
 
 def test_the_last_free_side_of_a_square_draws_proposals():

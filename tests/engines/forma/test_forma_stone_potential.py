@@ -9,12 +9,13 @@ import pytest
 
 from forumlab.engines.forma import kernels as forma_kernels
 from forumlab.engines.forma.layout import STUCK
+from forumlab.engines.forma.potential import stone_potential
 from tests.engines.forma.test_forma_engine import game, horizontal, one, put, script
 
 
 def potential(state, weight=10.0) -> list[float]:
     est = np.zeros(state.game.players)
-    forma_kernels.stone_potential(state.array, est, weight)
+    stone_potential(state.array, est, weight)
     return est.tolist()
 
 
@@ -68,7 +69,7 @@ def test_a_colour_that_cannot_place_gets_nothing():
     array = state.array.copy()
     array[STUCK] |= 1 << 2
     est = np.zeros(4)
-    forma_kernels.stone_potential(array, est, 10.0)
+    stone_potential(array, est, 10.0)
     assert est.tolist() == [0, 0, 0, 0]
 
 
