@@ -4,8 +4,9 @@ numba re-validates a cached function only against its own file's timestamp, so a
 generic search kernel cached before an engine it calls was edited would silently run
 the old engine code. Keying the cache directory by the content of the modules that
 compiled code can reach makes any such change start a fresh cache. Front ends (the
-command line, the arena, reports, adapters) hold no compiled code, so editing them
-keeps the cache: :func:`compiled_sources` lists what the key covers.
+command line, the arena, reports, adapters, the games' facades) hold no compiled code
+and no compiled code imports them, so editing them keeps the cache:
+:func:`compiled_sources` lists what the key covers.
 
 numba itself is not imported here: ``NUMBA_CACHE_DIR`` is set in the environment,
 which numba reads when it is first imported (and worker processes inherit), so
@@ -16,30 +17,77 @@ import os
 import sys
 from pathlib import Path
 
-# Packages whose modules compiled code is made of or calls: every module there is keyed,
-# numba in it or not (a constants table without numba is frozen into the kernels that
-# read it).
-COMPILED_PACKAGES = ("core", "engines", "search")
-# Elsewhere, a module is keyed when it defines compiled functions of its own.
+# A module defines compiled code when it decorates a function for numba.
 _COMPILING = (b"@njit", b"@jit", b"@vectorize", b"@overload", b"@generated_jit")
+
+
+def _module_path(package: Path, dotted: str) -> Path | None:
+    """The file of the forumlab module ``dotted`` (``"engines.forma.layout"``), or None."""
+    base = package.joinpath(*dotted.split(".")) if dotted else package
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_modules(package: Path, path: Path) -> set[Path]:
+    """The forumlab modules that ``path`` imports (absolute or relative imports; for
+    ``from X import name`` also ``X.name`` when that is a module)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError):
+        return set()
+    here = path.relative_to(package).with_suffix("").parts
+    if here[-1] == "__init__":
+        here = here[:-1]
+    else:
+        here = here[:-1]  # the package holding the module
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name.split(".", 1)[1] for a in node.names if a.name.startswith("forumlab.")]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+            elif node.module and (node.module == "forumlab" or node.module.startswith("forumlab.")):
+                base = node.module.partition(".")[2]
+            else:
+                continue
+            names.append(base)
+            names += [f"{base}.{a.name}" if base else a.name for a in node.names]
+    found = {_module_path(package, n) for n in names}
+    return {f for f in found if f is not None}
 
 
 def compiled_sources(package: Path) -> list[Path]:
     """The modules of ``package`` that the cache key covers, sorted.
 
+    Those that define compiled functions, and every forumlab module they import,
+    directly or through each other: a constants table without numba is frozen into
+    the kernels that read it, and a kernel inlines the kernels it calls. A module
+    nothing compiled imports (the command line, the arena, reports, the games'
+    facades) is not covered, so editing it keeps the compiled code.
+
     Args:
         package: the ``forumlab`` package directory.
 
     Returns:
-        Every ``.py`` file under :data:`COMPILED_PACKAGES`, and any other that
-        decorates a function for numba.
+        The covered ``.py`` files.
     """
-    keyed = []
-    for path in sorted(package.rglob("*.py")):
-        parts = path.relative_to(package).parts
-        if parts[0] in COMPILED_PACKAGES or any(w in path.read_bytes() for w in _COMPILING):
-            keyed.append(path)
-    return keyed
+    this = Path(__file__).resolve()  # names the decorators as data; compiles nothing
+    roots = [p for p in package.rglob("*.py")
+             if p.resolve() != this and any(w in p.read_bytes() for w in _COMPILING)]
+    keyed, todo = set(), list(roots)
+    while todo:
+        path = todo.pop()
+        if path in keyed:
+            continue
+        keyed.add(path)
+        todo += _imported_modules(package, path) - keyed
+    return sorted(keyed)
 
 
 def cache_key(package: Path) -> str:
