@@ -45,27 +45,14 @@ from ...core.game import Game, Kernels
 from . import hidden
 from . import kernels as ft_kernels
 from .data import MAX_MOVES
-from .layout import (
-    KIND_SHIFT,
-    M_KEEP,
-    M_TAKE,
-    N_PLAYERS,
-    PLY,
-    RES,
-    RES_NAMES,
-    SEAT,
-    SEAT_SIZE,
-    SOURCE_NAMES,
-    TILEBB,
-    VPS,
-)
-from .moves import pair_cost
+from .layout import PLY
 from .notation import describe_move, ply_news
 from .notation import format_move as _format
+from .notation import move_note as _move_note
 from .notation import parse_move as _parse
 from .render import LEGEND
 from .render import render as _render
-from .scoring import active_citizens, resources
+from .scoring import result_details, tie_break_keys
 from .setup import GAME_NAME, new_state
 
 SETUP_MODES = ("choose", "fixed")
@@ -116,18 +103,10 @@ class ForumTrajanum(Game):
 
     def rank_keys(self, array: np.ndarray, scores: list) -> list:
         """(VP, active citizens, resources) per seat: the rulebook's tie-breaks."""
-        return [(score, int(active_citizens(array, p)), int(resources(array, p)))
-                for p, score in enumerate(scores)]
+        return tie_break_keys(array, scores)
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
-        n = int(array[N_PLAYERS])
-        bases = [SEAT + p * SEAT_SIZE for p in range(n)]
-        return {
-            "resources": [{name: int(array[b + RES + i]) for i, name in enumerate(RES_NAMES)} for b in bases],
-            "active_citizens": [int(active_citizens(array, p)) for p in range(n)],
-            "vp_by_source": [{name: int(array[b + VPS + i]) for i, name in enumerate(SOURCE_NAMES)}
-                             for b in bases],
-        }
+        return result_details(array)
 
     def render(self, array: np.ndarray) -> str:
         return _render(array)
@@ -156,20 +135,13 @@ class ForumTrajanum(Game):
     def move_note(self, array: np.ndarray, move: int) -> str:
         """What ``moves`` lists beside a move: the tribunes a ``take`` costs ("free",
         "1 tribune", "2 tribunes"); "" for other moves."""
-        if int(move) >> KIND_SHIFT != M_TAKE:
-            return ""
-        x = int(move) & 0xFFFFFFFF
-        mover = int(self.kernels.current_player(array))
-        tiles = array[SEAT + mover * SEAT_SIZE + TILEBB]
-        cost = int(pair_cost(array, tiles, np.int64(x >> 6), np.int64(x & 63)))
-        return "free" if cost == 0 else f"{cost} tribune{'s' if cost > 1 else ''}"
+        return _move_note(array, move)
 
     def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
         """The move's notation, or None for another seat's ``take``/``keep`` in the
         draft (secret until the draft ends; then :meth:`ply_news` names the spaces
         taken). Every other ply, the setup ones too, is public."""
-        mover = int(self.kernels.current_player(array))
-        if mover != seat and int(move) >> KIND_SHIFT in (M_TAKE, M_KEEP):
+        if hidden.hides_move(array, move, seat):
             return None
         return _format(int(move))
 

@@ -29,7 +29,6 @@ from .layout import (
     DONE,
     DRAWN,
     HELD,
-    I_DRAFT_KIND,
     N_PLAYERS,
     PASSING,
     PILES,
@@ -44,12 +43,13 @@ from .layout import (
     STACK,
     TILE,
     TILEBB,
+    TO_MOVE,
     TW_OWNER_SHIFT,
     TW_SEEN_SHIFT,
     TW_TYPE,
     TW_UP,
 )
-from .moves import apply_core, take_moves
+from .moves import I_DRAFT, KIND_SHIFT, M_KEEP, M_TAKE, apply_core, take_moves
 from .scoring import seat_base
 from .setup import shuffle
 
@@ -82,7 +82,7 @@ def _return_take(s, q):
 @njit(cache=True)
 def in_draft(s):
     """True while the round's draft is running."""
-    return s[SP] > 0 and (s[STACK + s[SP] - 1] & 255) == I_DRAFT_KIND and s[QLEN] > 0
+    return s[SP] > 0 and (s[STACK + s[SP] - 1] & 255) == I_DRAFT and s[QLEN] > 0
 
 
 @njit(cache=True)
@@ -203,3 +203,11 @@ def observation(s, seat):
         for i in range(v[DRAWN + pile], 8):
             v[PILES + 8 * pile + i] = -1
     return v
+
+
+def hides_move(array, move: int, seat: int) -> bool:
+    """Whether ``move``, about to be played in ``array``, is secret to ``seat``: another
+    seat's ``take`` or ``keep`` in the draft (public once the draft ends); every other
+    ply, the setup ones too, is public."""
+    mover = int(array[TO_MOVE])
+    return mover != seat and int(move) >> KIND_SHIFT in (M_TAKE, M_KEEP)

@@ -1,4 +1,4 @@
-"""State-array slots, codes and move encoding of the Forum Trajanum engine.
+"""State-array slots, codes and board geometry of the Forum Trajanum engine.
 
 Colonia spaces: ``cell = row * 6 + col`` (``a1`` = 0, reading order), the river
 ``rv`` = 36. Forum cells: ``f = row * 20 + col`` over the five mosaic boards side by
@@ -56,7 +56,7 @@ per seat p (``base = SEAT + p * SEAT_SIZE``), offsets:
   TILEBB, BLTBB    1 each     Colonia bitboards: spaces holding a tile / built on
 ================  =========  ===================================================
 
-Move codes: ``kind << 32 | payload`` (see ``moves.py`` for each payload).
+Move codes and their payloads: ``moves.py``.
 """
 FT_ID = 4
 MAXP = 4
@@ -145,16 +145,6 @@ SEAT_SIZE = BLTBB + 1
 
 STATE_SIZE = SEAT + MAXP * SEAT_SIZE
 
-I_DRAFT_KIND = 3  # the draft's stack item (moves.I_DRAFT)
-
-# move kinds
-M_SETUP, M_TAKE, M_KEEP, M_USE, M_CIT, M_CONV, M_BUILD, M_TRACK, M_ENV, M_PICK, M_PAY = range(1, 12)
-KIND_SHIFT = 32
-BUILD_NONE_PAYLOAD = (1 << 31) - 1
-ENV_NONE = 127
-# pick items, in the notation's order T A C U V then workers r b g y
-PICK_NAMES = ("T", "A", "C", "U", "V", "r", "b", "g", "y")
-CONV_MII, CONV_CI, CONV_CII = range(3)
 
 
 def cell_name(cell: int) -> str:

@@ -6,7 +6,8 @@ which also applies a decision automatically when it has a single option (the
 spec's "decision points with a single legal option are not plies") and drops one
 with none. Item word: ``kind | a << 8 | b << 16 | c << 24``.
 
-Move payloads (``kind << 32 | payload``):
+Move codes: ``kind << KIND_SHIFT | payload`` (kinds ``M_*``); each payload's fields are
+named below (``*_STEP``, ``*_SHIFT``), with an encoder and a decoder per kind:
 
 - setup: ``perm * 8 + row_choice * 4 + corner`` (perm: index in setup.PERMS);
 - take: ``x * 64 + y`` (x < y, rv = 36 last); keep: the space;
@@ -16,8 +17,8 @@ Move payloads (``kind << 32 | payload``):
 - build: ``piece << 18 | c1 << 12 | c2 << 6 | pay1 << 3 | pay2`` with piece 0-3 grey
   single (col lib bas mkt), 4-7 structure single (r b g y), 8 + 4 * grey + colour a
   grey+colour double (grey part on c1), 24 + colour a double of 2 structures (c1 <
-  c2); a grey payment is 0 ``B`` or 1 + x ``xx``; a colour payment is 0 plain or 1 + x
-  ``xA``; ``BUILD_NONE_PAYLOAD`` is ``build -``;
+  c2); c2 of a single is ``NO_CELL``; a grey payment is 0 ``B`` or 1 + x ``xx``; a
+  colour payment is 0 plain or 1 + x ``xA``; ``BUILD_NONE_PAYLOAD`` is ``build -``;
 - env: the Forum cell, ENV_NONE for ``env -``; pick: a bit set of PICK_NAMES; pay: a
   bit set of rows.
 """
@@ -44,13 +45,9 @@ from .layout import (
     B_R,
     BLD,
     BLTBB,
-    BUILD_NONE_PAYLOAD,
     CARDS,
     CIT,
     COLS,
-    CONV_CI,
-    CONV_CII,
-    CONV_MII,
     CONV_USED,
     CYCLE,
     D_KEPT,
@@ -60,24 +57,11 @@ from .layout import (
     DLEN,
     DONE,
     DRAWN,
-    ENV_NONE,
     ENVBB,
     FCOLS,
     FIXED,
     FOCC,
     HELD,
-    KIND_SHIFT,
-    M_BUILD,
-    M_CIT,
-    M_CONV,
-    M_ENV,
-    M_KEEP,
-    M_PAY,
-    M_PICK,
-    M_SETUP,
-    M_TAKE,
-    M_TRACK,
-    M_USE,
     MERCH,
     N_PLAYERS,
     NCOLS,
@@ -123,6 +107,39 @@ from .layout import (
 from .scoring import column_points, row_active, score_cycle, seat_base, upgrade
 from .setup import fill_board
 
+# ---- move codes: kind << KIND_SHIFT | payload ---------------------------------------------
+M_SETUP, M_TAKE, M_KEEP, M_USE, M_CIT, M_CONV, M_BUILD, M_TRACK, M_ENV, M_PICK, M_PAY = range(1, 12)
+KIND_SHIFT = 32
+PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
+# setup: perm * SETUP_PERM_STEP + row_choice * SETUP_ROW_STEP + corner
+SETUP_ROW_STEP = 4
+SETUP_PERM_STEP = 2 * SETUP_ROW_STEP
+N_SETUP_CODES = 24 * SETUP_PERM_STEP  # the 24 orders of the 4 crane colours (setup.PERMS)
+# a Colonia space in a take or build payload
+CELL_BITS = 6
+CELL_MASK = (1 << CELL_BITS) - 1
+NO_CELL = CELL_MASK  # the second space of a single tile
+# use: the kept tile, the received one, both (kept first), both (received first)
+USE_BOTH = 2
+N_USE_CODES = 4
+# conv: kind * CONV_KIND_STEP + from * CONV_FROM_STEP + to
+CONV_MII, CONV_CI, CONV_CII = range(3)
+CONV_FROM_STEP = 4
+CONV_KIND_STEP = 4 * CONV_FROM_STEP
+# build: piece << PIECE_SHIFT | c1 << C1_SHIFT | c2 << C2_SHIFT | pay1 << PAY_BITS | pay2
+PAY_BITS = 3
+PAY_MASK = (1 << PAY_BITS) - 1
+C2_SHIFT = 2 * PAY_BITS
+C1_SHIFT = C2_SHIFT + CELL_BITS
+PIECE_SHIFT = C1_SHIFT + CELL_BITS
+PIECE_STRUCTURE = 4  # + colour: a structure single (0-3: the grey singles)
+PIECE_MIXED = 8  # + 4 * grey + colour: a grey+colour double
+PIECE_DOUBLE = 24  # + colour: a double of 2 structures
+BUILD_NONE_PAYLOAD = (1 << 31) - 1
+ENV_NONE = 127
+# pick items, in the notation's order T A C U V then workers r b g y
+PICK_NAMES = ("T", "A", "C", "U", "V", "r", "b", "g", "y")
+
 # stack items
 I_SETUP, I_ROUND_START, I_DRAFT, I_TURN, I_USE, I_TILE, I_TILE_DONE, I_CIT = range(1, 9)
 I_PICK, I_ENV, I_CONVBUILD, I_GREY, I_TRACK, I_TRACKEND, I_ROUND_END, I_PAY = range(9, 17)
@@ -158,6 +175,55 @@ def push(s, it):
 def mv(kind, payload):
     """A move code from its kind (M_*) and payload."""
     return (np.int64(kind) << KIND_SHIFT) | payload
+
+
+@njit(cache=True, inline="always")
+def setup_payload(perm, row_choice, corner):
+    """A ``setup`` payload from its crane order (index in setup.PERMS), row choice and corner."""
+    return perm * SETUP_PERM_STEP + row_choice * SETUP_ROW_STEP + corner
+
+
+@njit(cache=True, inline="always")
+def setup_fields(x):
+    """(perm, row_choice, corner) of a ``setup`` payload."""
+    return x // SETUP_PERM_STEP, (x // SETUP_ROW_STEP) % 2, x % SETUP_ROW_STEP
+
+
+@njit(cache=True, inline="always")
+def take_payload(x, y):
+    """A ``take`` payload from its two spaces (x < y)."""
+    return (x << CELL_BITS) | y
+
+
+@njit(cache=True, inline="always")
+def take_cells(x):
+    """The two spaces of a ``take`` payload."""
+    return x >> CELL_BITS, x & CELL_MASK
+
+
+@njit(cache=True, inline="always")
+def conv_payload(kind, src, dst):
+    """A ``conv`` payload from its conversion (CONV_*) and what it turns into what."""
+    return kind * CONV_KIND_STEP + src * CONV_FROM_STEP + dst
+
+
+@njit(cache=True, inline="always")
+def conv_fields(x):
+    """(kind, from, to) of a ``conv`` payload."""
+    return x // CONV_KIND_STEP, (x // CONV_FROM_STEP) % 4, x % CONV_FROM_STEP
+
+
+@njit(cache=True, inline="always")
+def build_payload(piece, c1, c2, pay1, pay2):
+    """A ``build`` payload from its piece, spaces and payments."""
+    return (piece << PIECE_SHIFT) | (c1 << C1_SHIFT) | (c2 << C2_SHIFT) | (pay1 << PAY_BITS) | pay2
+
+
+@njit(cache=True, inline="always")
+def build_fields(x):
+    """(piece, c1, c2, pay1, pay2) of a ``build`` payload."""
+    return (x >> PIECE_SHIFT, (x >> C1_SHIFT) & CELL_MASK, (x >> C2_SHIFT) & CELL_MASK,
+            (x >> PAY_BITS) & PAY_MASK, x & PAY_MASK)
 
 
 # ---- small helpers ----------------------------------------------------------------------------
@@ -223,6 +289,13 @@ def pair_cost(s, tiles, x, y):
     c1 = s[CARDS]
     c2 = s[CARDS + 1]
     return min(take_cost(tiles, x, y, c1, c2), take_cost(tiles, y, x, c1, c2))
+
+
+@njit(cache=True)
+def take_price(s, x):
+    """The tribunes the seat to move pays for the ``take`` payload ``x``."""
+    sx, sy = take_cells(x)
+    return pair_cost(s, s[seat_base(s[TO_MOVE]) + TILEBB], sx, sy)
 
 
 @njit(cache=True)
@@ -336,7 +409,7 @@ def _payments(s, b):
                 _colour_need(col, p2, need)
                 if _affordable(s, b, need):
                     pair[npair, 0] = col
-                    pair[npair, 1] = cp * 8 + p2
+                    pair[npair, 1] = (cp << PAY_BITS) | p2  # the payments' two fields
                     npair += 1
     mixed = np.empty((80, 3), dtype=np.int64)
     nm = 0
@@ -376,10 +449,10 @@ def build_moves(s, p, out, n, offset):
             continue
         for i in range(len(grey)):
             for g in range(4):
-                n = _emit(out, n, offset, mv(M_BUILD, (g << 18) | (c << 12) | (63 << 6) | (grey[i] << 3)))
+                n = _emit(out, n, offset, mv(M_BUILD, build_payload(g, c, NO_CELL, grey[i], 0)))
         for i in range(len(colour)):
-            n = _emit(out, n, offset, mv(M_BUILD, ((4 + colour[i, 0]) << 18) | (c << 12) | (63 << 6)
-                                        | (colour[i, 1] << 3)))
+            piece = PIECE_STRUCTURE + colour[i, 0]
+            n = _emit(out, n, offset, mv(M_BUILD, build_payload(piece, c, NO_CELL, colour[i, 1], 0)))
     block = 2 * 4 * len(mixed) + len(pair)
     for i in range(len(ADJ_PAIRS)):
         x = ADJ_PAIRS[i, 0]
@@ -394,11 +467,12 @@ def build_moves(s, p, out, n, offset):
             c2 = y if o == 0 else x
             for j in range(len(mixed)):
                 for g in range(4):
-                    n = _emit(out, n, offset, mv(M_BUILD, ((8 + 4 * g + mixed[j, 1]) << 18) | (c1 << 12)
-                                                | (c2 << 6) | (mixed[j, 0] << 3) | mixed[j, 2]))
+                    piece = PIECE_MIXED + 4 * g + mixed[j, 1]
+                    payload = build_payload(piece, c1, c2, mixed[j, 0], mixed[j, 2])
+                    n = _emit(out, n, offset, mv(M_BUILD, payload))
         for j in range(len(pair)):
-            n = _emit(out, n, offset, mv(M_BUILD, ((24 + pair[j, 0]) << 18) | (x << 12) | (y << 6)
-                                        | pair[j, 1]))
+            payload = build_payload(PIECE_DOUBLE + pair[j, 0], x, y, 0, pair[j, 1])
+            n = _emit(out, n, offset, mv(M_BUILD, payload))
     return n
 
 
@@ -411,13 +485,13 @@ def conv_moves(s, p, out, n, offset):
             if s[b + RES + MII_RES[i]] > 0:
                 for j in range(3):
                     if j != i:
-                        n = _emit(out, n, offset, mv(M_CONV, CONV_MII * 16 + i * 4 + j))
+                        n = _emit(out, n, offset, mv(M_CONV, conv_payload(CONV_MII, i, j)))
     if s[b + RES + R_A] > 0:
         if row_active(s, p, 4) > 0 and s[CONV_USED + CONV_CI] < 2:
             for x in range(4):
-                n = _emit(out, n, offset, mv(M_CONV, CONV_CI * 16 + x))
+                n = _emit(out, n, offset, mv(M_CONV, conv_payload(CONV_CI, 0, x)))
         if row_active(s, p, 5) > 0 and s[CONV_USED + CONV_CII] < 1:
-            n = _emit(out, n, offset, mv(M_CONV, CONV_CII * 16))
+            n = _emit(out, n, offset, mv(M_CONV, conv_payload(CONV_CII, 0, 0)))
     return n
 
 
@@ -456,14 +530,14 @@ def take_moves(s, p, out, n, offset, stop=1 << 30):
                 continue
             for y in range(x + 1, 37):
                 if (tiles >> y) & 1:
-                    n = _emit(out, n, offset, mv(M_TAKE, x * 64 + y))
+                    n = _emit(out, n, offset, mv(M_TAKE, take_payload(x, y)))
         return n
     for x in range(37):
         if not (tiles >> x) & 1:
             continue
         for y in range(x + 1, 37):
             if (tiles >> y) & 1 and pair_cost(s, tiles, x, y) <= tribunes:
-                n = _emit(out, n, offset, mv(M_TAKE, x * 64 + y))
+                n = _emit(out, n, offset, mv(M_TAKE, take_payload(x, y)))
                 if n >= stop:
                     return n
     return n
@@ -519,7 +593,7 @@ def moves_window(s, out, offset):
     bb = (it >> 16) & 255
     n = 0
     if kind == I_SETUP:
-        for code in range(192):
+        for code in range(N_SETUP_CODES):
             n = _emit(out, n, offset, mv(M_SETUP, code))
     elif kind == I_DRAFT:
         p = s[QUEUE]
@@ -686,25 +760,21 @@ def _colour_pay(s, b, colour, pay):
 @njit(cache=True)
 def _build(s, p, payload):
     b = seat_base(p)
-    piece = payload >> 18
-    c1 = (payload >> 12) & 63
-    c2 = (payload >> 6) & 63
-    p1 = (payload >> 3) & 7
-    p2 = payload & 7
-    if piece < 4:
+    piece, c1, c2, p1, p2 = build_fields(payload)
+    if piece < PIECE_STRUCTURE:
         _grey_pay(s, b, p1)
         parts = (piece + 1, -1)
-    elif piece < 8:
-        _colour_pay(s, b, piece - 4, p1)
-        parts = (B_R + piece - 4, -1)
-    elif piece < 24:
-        g = (piece - 8) // 4
-        col = (piece - 8) % 4
+    elif piece < PIECE_MIXED:
+        _colour_pay(s, b, piece - PIECE_STRUCTURE, p1)
+        parts = (B_R + piece - PIECE_STRUCTURE, -1)
+    elif piece < PIECE_DOUBLE:
+        g = (piece - PIECE_MIXED) // 4
+        col = (piece - PIECE_MIXED) % 4
         _grey_pay(s, b, p1)
         _colour_pay(s, b, col, p2)
         parts = (g + 1, B_R + col)
     else:
-        col = piece - 24
+        col = piece - PIECE_DOUBLE
         _colour_pay(s, b, col, p1)
         _colour_pay(s, b, col, p2)
         parts = (B_R + col, B_R + col)
@@ -922,16 +992,16 @@ def advance(s):
 def apply_core(s, move):
     """Play a move's effect on the pending decision (no ply count, no advance)."""
     kind = move >> KIND_SHIFT
-    x = move & 0xFFFFFFFF
+    x = move & PAYLOAD_MASK
     it = s[STACK + s[SP] - 1]
     p = _decision_seat(s, it)
     b = seat_base(p)
     if kind == M_SETUP:
         s[SP] -= 1
-        fill_board(s, p, x // 8, (x // 4) % 2, x % 4)
+        perm, row_choice, corner = setup_fields(x)
+        fill_board(s, p, perm, row_choice, corner)
     elif kind == M_TAKE:
-        sx = x >> 6
-        sy = x & 63
+        sx, sy = take_cells(x)
         cost = pair_cost(s, s[b + TILEBB], sx, sy)
         s[b + RES + R_T] -= cost
         s[D_TAKE + 2 * p] = sx
@@ -974,14 +1044,14 @@ def apply_core(s, move):
         if x != ENV_NONE:
             _place_envoy(s, p, x)
     elif kind == M_CONV:
-        ck = x // 16
+        ck, src, dst = conv_fields(x)
         s[CONV_USED + ck] += 1
         if ck == CONV_MII:
-            s[b + RES + MII_RES[(x // 4) % 4]] -= 1
-            s[b + RES + MII_RES[x % 4]] += 1
+            s[b + RES + MII_RES[src]] -= 1
+            s[b + RES + MII_RES[dst]] += 1
         elif ck == CONV_CI:
             s[b + RES + R_A] -= 1
-            s[b + RES + R_R + x % 4] += 1
+            s[b + RES + R_R + dst] += 1
         else:
             s[b + RES + R_A] -= 1
             s[b + RES + R_B] += 1

@@ -45,8 +45,10 @@ from .layout import (
     OVER,
     PRES,
     RES,
+    RES_NAMES,
     SEAT,
     SEAT_SIZE,
+    SOURCE_NAMES,
     SRC_AREA,
     SRC_COLONIA,
     SRC_CRANE,
@@ -344,3 +346,21 @@ def scores(s, out):
     """VP per seat (ties are broken by active citizens, then resources: ``Game.rank_keys``)."""
     for p in range(s[N_PLAYERS]):
         out[p] = total_vp(s, p)
+
+
+def tie_break_keys(array, scores: list) -> list:
+    """(VP, active citizens, resources) per seat: the rulebook's tie-breaks."""
+    return [(score, int(active_citizens(array, p)), int(resources(array, p)))
+            for p, score in enumerate(scores)]
+
+
+def result_details(array) -> dict:
+    """A result's details per seat: its resources, active citizens and VP by source."""
+    n = int(array[N_PLAYERS])
+    bases = [SEAT + p * SEAT_SIZE for p in range(n)]
+    return {
+        "resources": [{name: int(array[b + RES + i]) for i, name in enumerate(RES_NAMES)} for b in bases],
+        "active_citizens": [int(active_citizens(array, p)) for p in range(n)],
+        "vp_by_source": [{name: int(array[b + VPS + i]) for i, name in enumerate(SOURCE_NAMES)}
+                         for b in bases],
+    }

@@ -27,12 +27,13 @@ import numpy as np
 from ...core.actions import ActionSpace
 from ...core.tensor import Field, bits
 from .data import ADJ_PAIRS, BUILDABLE
-from .layout import (
-    BLTBB,
+from .layout import BLTBB, ENVBB, FCELLS, MAXP, SEAT, SEAT_SIZE, TILEBB
+from .moves import (
     BUILD_NONE_PAYLOAD,
+    CONV_CI,
+    CONV_CII,
+    CONV_MII,
     ENV_NONE,
-    ENVBB,
-    FCELLS,
     KIND_SHIFT,
     M_BUILD,
     M_CIT,
@@ -45,28 +46,32 @@ from .layout import (
     M_TAKE,
     M_TRACK,
     M_USE,
-    MAXP,
-    SEAT,
-    SEAT_SIZE,
-    TILEBB,
+    N_SETUP_CODES,
+    N_USE_CODES,
+    NO_CELL,
+    PICK_NAMES,
+    PIECE_DOUBLE,
+    PIECE_MIXED,
+    PIECE_STRUCTURE,
+    build_payload,
+    conv_payload,
+    take_payload,
 )
-
-NO_CELL = 63  # c2 of a single tile
 
 
 def _build_payloads() -> list[int]:
     """Every build payload the move generator can emit (see moves.build_moves)."""
     out = [BUILD_NONE_PAYLOAD]
     for c in BUILDABLE.tolist():
-        out += [(g << 18) | (c << 12) | (NO_CELL << 6) | (gp << 3) for g in range(4) for gp in range(5)]
-        out += [((4 + col) << 18) | (c << 12) | (NO_CELL << 6) | (cp << 3)
+        out += [build_payload(g, c, NO_CELL, gp, 0) for g in range(4) for gp in range(5)]
+        out += [build_payload(PIECE_STRUCTURE + col, c, NO_CELL, cp, 0)
                 for col in range(4) for cp in range(5) if cp != col + 1]
     for x, y in ADJ_PAIRS.tolist():
         for c1, c2 in ((x, y), (y, x)):
-            out += [((8 + 4 * g + col) << 18) | (c1 << 12) | (c2 << 6) | (gp << 3) | cp
+            out += [build_payload(PIECE_MIXED + 4 * g + col, c1, c2, gp, cp)
                     for g in range(4) for col in range(4) for gp in range(5) for cp in range(5)
                     if cp != col + 1]
-        out += [((24 + col) << 18) | (x << 12) | (y << 6) | (cp * 8 + p2)
+        out += [build_payload(PIECE_DOUBLE + col, x, y, cp, p2)
                 for col in range(4) for cp in range(5) for p2 in range(cp, 5)
                 if cp != col + 1 and p2 != col + 1]
     return out
@@ -75,17 +80,18 @@ def _build_payloads() -> list[int]:
 def all_move_codes() -> np.ndarray:
     """Every move code of the engine, sorted."""
     payloads = {
-        M_SETUP: range(192),
-        M_TAKE: [x * 64 + y for x in range(37) for y in range(x + 1, 37)],
+        M_SETUP: range(N_SETUP_CODES),
+        M_TAKE: [take_payload(x, y) for x in range(37) for y in range(x + 1, 37)],
         M_KEEP: range(37),
-        M_USE: range(4),
+        M_USE: range(N_USE_CODES),
         M_CIT: range(1, 7),
         # MII: resource i -> j (i != j, 3 resources); CI: assistant -> worker colour; CII
-        M_CONV: [i * 4 + j for i in range(3) for j in range(3) if i != j] + [16 + x for x in range(4)] + [32],
+        M_CONV: ([conv_payload(CONV_MII, i, j) for i in range(3) for j in range(3) if i != j]
+                 + [conv_payload(CONV_CI, 0, x) for x in range(4)] + [conv_payload(CONV_CII, 0, 0)]),
         M_BUILD: _build_payloads(),
         M_TRACK: range(1, 5),
         M_ENV: [*range(FCELLS), ENV_NONE],
-        M_PICK: range(1, 1 << 9),
+        M_PICK: range(1, 1 << len(PICK_NAMES)),
         M_PAY: range(1 << 6),
     }
     codes = [(kind << KIND_SHIFT) | p for kind, values in payloads.items() for p in values]
