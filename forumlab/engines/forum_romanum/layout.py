@@ -1,4 +1,4 @@
-"""Forum Romanum board geometry, state-array slots and move encoding.
+"""Forum Romanum board geometry, regions and state-array slots.
 
 Board: 7x7, cell index = (row-1)*7 + col with columns a..g = 0..6, so ``a1`` = 0
 (top-left) and ``g7`` = 48. A bitboard is an int64 with bit i set for cell i.
@@ -6,18 +6,15 @@ Board: 7x7, cell index = (row-1)*7 + col with columns a..g = 0..6, so ``a1`` = 0
 Regions (ids fixed by the rules spec): 0-6 rows 1..7, 7-13 columns a..g,
 14 diagonal a1..g7, 15 diagonal g1..a7, 16-22 sections I..VII.
 
-Move code: ``colour << 12 | src << 6 | dst`` with ``src == FROM_HAND`` (63) for a
-placement. The colour is the global colour id (player p owns colours 2p, 2p+1 in
-the 2-player game; colour == player otherwise).
+Colours are global ids: player p owns colours 2p and 2p+1 in the 2-player game;
+colour == player otherwise. Move codes: :mod:`.moves`; cell notation: :mod:`.notation`.
 """
 import numpy as np
 
 SIZE = 7
 CELLS = SIZE * SIZE
 FULL = (1 << CELLS) - 1
-FROM_HAND = 63
 MAX_COLOURS = 6
-MAX_MOVES = 512  # bound: 2 colours x 8 pieces x 17 empty cells = 272 in the 2-player game
 
 COLUMNS = "abcdefg"
 
@@ -45,18 +42,6 @@ PIECES_PER_COLOUR = {2: 8, 3: 10, 4: 8, 5: 6, 6: 5}
 def cell_index(col: int, row: int) -> int:
     """Index of the cell at 0-based (col, row)."""
     return row * SIZE + col
-
-
-def cell_name(index: int) -> str:
-    """Notation of a cell index, e.g. 0 -> 'a1'."""
-    return f"{COLUMNS[index % SIZE]}{index // SIZE + 1}"
-
-
-def parse_cell(text: str) -> int:
-    """Cell index of notation like 'd4'; ValueError if malformed."""
-    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "1234567":
-        raise ValueError(f"bad cell {text!r}")
-    return cell_index(COLUMNS.index(text[0]), int(text[1]) - 1)
 
 
 def _region_cells() -> list[list[int]]:
@@ -114,12 +99,3 @@ def colours_for(players: int) -> int:
     """Number of colours in a game with this many players."""
     return 4 if players == 2 else players
 
-
-def encode_move(colour: int, src: int, dst: int) -> int:
-    """Move code from its parts (src = FROM_HAND for a placement)."""
-    return (colour << 12) | (src << 6) | dst
-
-
-def decode_move(move: int) -> tuple[int, int, int]:
-    """(colour, src, dst) of a move code."""
-    return move >> 12, (move >> 6) & 63, move & 63

@@ -18,11 +18,12 @@ from __future__ import annotations
 from ...core.actions import ActionSpace
 from ...core.tensor import Field, bits, drop
 from .layout import BOARD, CELLS, MAX_COLOURS, N_REGIONS, OCCUPIED, OPEN_CELLS, SEED, SETTLED, colours_for
+from .moves import CODES_PER_COLOUR
 
 
 def action_space(game) -> ActionSpace:
-    """Identity on the move codes: ``colours_for(players) * 4096`` actions."""
-    return ActionSpace(size=colours_for(game.players) << 12)
+    """Identity on the move codes: ``colours_for(players) * CODES_PER_COLOUR`` (4096) actions."""
+    return ActionSpace(size=colours_for(game.players) * CODES_PER_COLOUR)
 
 
 def observation_fields(game) -> list[Field]:

@@ -25,7 +25,8 @@ from forumlab.core.playout import random_playouts
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.forum_romanum.game import ForumRomanum
-from forumlab.engines.forum_romanum.layout import BOARD, MAX_MOVES
+from forumlab.engines.forum_romanum.layout import BOARD
+from forumlab.engines.forum_romanum.moves import MAX_MOVES
 from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
 
 K = ForumRomanum.kernels

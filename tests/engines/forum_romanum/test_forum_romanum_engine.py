@@ -16,7 +16,9 @@ from forumlab.core.game import State
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.forum_romanum.game import ForumRomanum
-from forumlab.engines.forum_romanum.layout import BOARD, SUBMOVE, decode_move, parse_cell
+from forumlab.engines.forum_romanum.layout import BOARD, SUBMOVE
+from forumlab.engines.forum_romanum.moves import decode_move
+from forumlab.engines.forum_romanum.notation import parse_cell
 
 ROW1, SEC_I, SEC_III, SEC_IV, SEC_V, SEC_VII = 0, 16, 18, 19, 20, 22
 PIECES = {2: 8, 3: 10, 4: 8, 5: 6, 6: 5}
