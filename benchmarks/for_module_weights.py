@@ -5,7 +5,7 @@ seat in every position on the same game seeds (paired). Prints JSON.
     PYTHONPATH=$PWD python -m benchmarks.for_module_weights --weights 1.0,3,1.5,1,1,0 \
         --seeds 25 --seed 100
 
-``--weights`` lists the entries of ``kernels.MODULE_WEIGHTS`` (objective VP, Augur,
+``--weights`` lists the entries of ``heuristic.MODULE_WEIGHTS`` (objective VP, Augur,
 unused invocation, ongoing invocations, roles, accepted offer). Every seat plays one-ply greedy on a
 determinized view of its own seat (as agents see the game), random tie-break; one
 process, one core.
@@ -20,6 +20,7 @@ from numba import njit
 
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng, rand_below
+from forumlab.engines.foundations_of_rome import heuristic as for_heuristic
 from forumlab.engines.foundations_of_rome import kernels
 from forumlab.engines.foundations_of_rome.layout import MAX_MOVES, N_PLAYERS, VP
 
@@ -36,7 +37,7 @@ def _greedy(view, w, rng):
     for i in range(n):
         child[:] = view
         kernels.apply_move(child, buf[i])
-        v = kernels.heuristic_with(child, player, w)
+        v = for_heuristic.heuristic_with(child, player, w)
         if v > best_v:
             best_v, best, ties = v, buf[i], 1
         elif v == best_v:
@@ -69,16 +70,16 @@ def main():
         new = np.array([float(x) for x in args.weights.split(",")])
     except ValueError:
         new = np.empty(0)
-    if new.shape != kernels.MODULE_WEIGHTS.shape or args.seeds < 1:
-        print(f"error: --weights needs {kernels.MODULE_WEIGHTS.size} comma-separated numbers and --seeds "
-              f"at least 1", file=sys.stderr)
+    if new.shape != for_heuristic.MODULE_WEIGHTS.shape or args.seeds < 1:
+        print(f"error: --weights needs {for_heuristic.MODULE_WEIGHTS.size} comma-separated numbers and "
+              f"--seeds at least 1", file=sys.stderr)
         sys.exit(2)
     game = create_game("foundations-of-rome", {"players": 4, "modules": MODULES})
     rng = make_rng(args.seed)
     wins, margins, plies = 0.0, [], []
     for seed in range(args.seed, args.seed + args.seeds):
         for seat in range(4):
-            weights = np.tile(kernels.MODULE_WEIGHTS, (4, 1))
+            weights = np.tile(for_heuristic.MODULE_WEIGHTS, (4, 1))
             weights[seat] = new
             s = game.new_state(seed).array.copy()
             plies.append(play(s, weights, rng))
@@ -94,7 +95,7 @@ def main():
     z = 1.96  # Wilson interval of the win rate
     centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    print(json.dumps({"weights": new.tolist(), "defaults": kernels.MODULE_WEIGHTS.tolist(), "games": n,
+    print(json.dumps({"weights": new.tolist(), "defaults": for_heuristic.MODULE_WEIGHTS.tolist(), "games": n,
                       "new_seat_win_rate": round(rate, 3),
                       "win_rate_95": [round(centre - half, 3), round(centre + half, 3)],
                       "margin_vs_mean_other": round(m, 2),

@@ -5,8 +5,9 @@ import numpy as np
 
 from forumlab.engines.foundations_of_rome import layout as L
 from forumlab.engines.foundations_of_rome.data import ALL_CODE_NAMES, N_PLAYER_CODES
-from forumlab.engines.foundations_of_rome.game import STATUS_NAMES, format_item
+from forumlab.engines.foundations_of_rome.notation import format_item
 from forumlab.engines.foundations_of_rome.pieces import marker_supply
+from forumlab.engines.foundations_of_rome.render import STATUS_NAMES
 from forumlab.engines.foundations_of_rome.scoring import instance_code, instance_owner
 
 PHASES = {L.PH_DRAFT: "draft", L.PH_PLAY: "turn", L.PH_FINAL: "final", L.PH_OVER: "over",

@@ -69,6 +69,7 @@ from .layout import (
     RESUME,
     ROLE,
     SILVER,
+    SILVER_ITEMS,
     SIZE,
     SRC_INVOCATIONS,
     STEAL_BASE,
@@ -99,7 +100,7 @@ def seat_items(s, p, out):
             out[k] = ITEM_LOT + 64 * w + lowest_bit_index(bits)
             k += 1
             bits &= bits - 1
-    for m in range(1, min(10, s[SILVER + p]) + 1):
+    for m in range(1, min(SILVER_ITEMS, s[SILVER + p]) + 1):
         out[k] = ITEM_SILVER + m
         k += 1
     if s[TOKENS2 + p] > 0:
@@ -130,7 +131,7 @@ def _marker_delta(s, item):
 def _trade_ok(s, p, q, give, get, sup_p, sup_q):
     if give == ITEM_NONE and get == ITEM_NONE:
         return False
-    if ITEM_SILVER < give <= ITEM_SILVER + 10 and ITEM_SILVER < get <= ITEM_SILVER + 10:
+    if ITEM_SILVER < give <= ITEM_SILVER + SILVER_ITEMS and ITEM_SILVER < get <= ITEM_SILVER + SILVER_ITEMS:
         return False
     lot_g, mk_g = _marker_delta(s, give)
     lot_r, mk_r = _marker_delta(s, get)
@@ -155,7 +156,7 @@ def _item_classes(s, items, n, out):
         item = items[i]
         if item == ITEM_NONE:
             out[0] += 1
-        elif ITEM_SILVER < item <= ITEM_SILVER + 10:
+        elif ITEM_SILVER < item <= ITEM_SILVER + SILVER_ITEMS:
             out[1] += 1
         else:
             lot, mk = _marker_delta(s, item)
@@ -305,7 +306,7 @@ def _move_item(s, item, a, b):
         cell = item - ITEM_LOT
         s[OWN + 2 * a + (cell >> 6)] &= ~(np.int64(1) << (cell & 63))
         s[OWN + 2 * b + (cell >> 6)] |= np.int64(1) << (cell & 63)
-    elif item <= ITEM_SILVER + 10:
+    elif item <= ITEM_SILVER + SILVER_ITEMS:
         s[SILVER + a] -= item - ITEM_SILVER
         s[SILVER + b] += item - ITEM_SILVER
     elif item == ITEM_F2:

@@ -31,12 +31,15 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import next_u64, rand_below
+from .data import N_INVOCATIONS, N_OBJECTIVES, N_ROLES
 from .layout import (
     CPILE,
     CPILE_N,
     HAND_N,
     HANDS,
     INVOCATION_CARD,
+    KEEP_OBJ_CODES,
+    KEEP_ROLE_CODES,
     MOD_OBJECTIVES,
     MOD_ROLES,
     MODULES,
@@ -47,6 +50,7 @@ from .layout import (
     PH_OVER,
     PHASE,
     PICK,
+    PICK_BASE,
     PILE_LEN,
     PILE_POS,
     PILE_ROOM,
@@ -57,6 +61,7 @@ from .layout import (
     ROLE_PICK,
     SEED,
     SEEN,
+    SIZE,
     SPARE,
     SPARE_N,
 )
@@ -68,13 +73,30 @@ def determinize(s, observer, rng):
     """Resample in place what ``observer`` cannot see (module docstring)."""
     if s[PHASE] == PH_OVER:
         return
-    np_ = s[N_PLAYERS]
-    places = np.empty(400, dtype=np.int64)
+    _redeal_unlocated(s, observer, rng)
+    _redraw_picks(s, observer, rng)
+    if (s[MODULES] & MOD_OBJECTIVES) and not s[OBJ_PUBLIC]:
+        _redeal_pairs(s, observer, OBJ_DEALT, OBJ_KEPT, N_OBJECTIVES, rng)
+    if s[MODULES] & MOD_ROLES:
+        if s[ROLE] == 0:
+            _redeal_pairs(s, observer, ROLE_DEALT, ROLE_PICK, N_ROLES, rng)
+        elif s[ROLE] != 0:
+            _redeal_role_halves(s, observer, rng)
+    for size in range(4):
+        # sorted first: the view must not depend on the true order
+        base = CPILE + 12 * size
+        s[base:base + s[CPILE_N + size]] = np.sort(s[base:base + s[CPILE_N + size]])
+        shuffle(s, base, base + s[CPILE_N + size], rng)
+    s[RNG] = np.int64(next_u64(rng) >> np.uint64(1))
+    s[SEED] = 0  # the seed would rebuild the true deal (new_state(seed)): never shown
+
+
+@njit(cache=True)
+def _pile_cards(s, cards, invocations):
+    """The era piles' deeds into ``cards`` and their invocation ids into
+    ``invocations``, as found; returns (deeds, invocations)."""
     k = 0
-    inv_places = np.empty(30, dtype=np.int64)
     ni = 0
-    cards = np.empty(400, dtype=np.int64)  # the unlocated deeds, collected as found
-    invocations = np.empty(30, dtype=np.int64)  # the piles' invocation ids
     for e in range(3):
         for i in range(PILES + e * PILE_ROOM + s[PILE_POS + e], PILES + e * PILE_ROOM + s[PILE_LEN + e]):
             if s[i] < INVOCATION_CARD:
@@ -83,11 +105,17 @@ def determinize(s, observer, rng):
             else:
                 invocations[ni] = s[i] - INVOCATION_CARD
                 ni += 1
+    return k, ni
+
+
+@njit(cache=True)
+def _pile_places(s, places, inv_places):
+    """The piles' canonical places: each pile's deeds first, then its invocations, so
+    that where the invocations truly lie in a pile does not show through the pile
+    shuffle; returns (deed places, invocation places)."""
     k = 0
     ni = 0
     for e in range(3):
-        # Canonical places (deeds first, then the pile's invocations), so that where
-        # the invocations truly lie in a pile does not show through the pile shuffle.
         first = PILES + e * PILE_ROOM + s[PILE_POS + e]
         last = PILES + e * PILE_ROOM + s[PILE_LEN + e]
         invs = 0
@@ -100,7 +128,14 @@ def determinize(s, observer, rng):
         for i in range(last - invs, last):
             inv_places[ni] = i
             ni += 1
-    for q in range(np_):
+    return k, ni
+
+
+@njit(cache=True)
+def _unseen_hand_cards(s, observer, places, cards, k):
+    """Append every other seat's hand cards and pending pick that ``observer`` has not
+    seen (their places and cards) from index k; returns the new count."""
+    for q in range(s[N_PLAYERS]):
         if q == observer:
             continue
         for j in range(s[HAND_N + q]):
@@ -114,6 +149,20 @@ def determinize(s, observer, rng):
             places[k] = PICK + q
             cards[k] = lot
             k += 1
+    return k
+
+
+@njit(cache=True)
+def _redeal_unlocated(s, observer, rng):
+    """Step 1 of the module docstring: the unlocated deeds shuffled among their places,
+    the unrevealed invocations redealt, each era pile shuffled."""
+    places = np.empty(400, dtype=np.int64)
+    inv_places = np.empty(30, dtype=np.int64)
+    cards = np.empty(400, dtype=np.int64)  # the unlocated deeds, collected as found
+    invocations = np.empty(30, dtype=np.int64)  # the piles' invocation ids
+    _pile_cards(s, cards, invocations)
+    k, ni = _pile_places(s, places, inv_places)
+    k = _unseen_hand_cards(s, observer, places, cards, k)
     if k > 0 or ni > 0:
         # Sorted before the shuffle, so that the result depends on the set of
         # unlocated cards (which the observer knows), never on where they truly are.
@@ -130,11 +179,16 @@ def determinize(s, observer, rng):
             _redeal_invocations(s, inv_places, invocations, ni, rng)
         for e in range(3):
             shuffle(s, PILES + e * PILE_ROOM + s[PILE_POS + e], PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
+
+
+@njit(cache=True)
+def _redraw_picks(s, observer, rng):
+    """Step 2: another seat's hand (and pending pick) as a sorted unit; the pick is
+    redrawn from it."""
     unit = np.empty(7, dtype=np.int64)
-    for q in range(np_):
+    for q in range(s[N_PLAYERS]):
         if q == observer:
             continue
-        # Another seat's hand (and pending pick) as a sorted unit; the pick is redrawn.
         cnt = s[HAND_N + q]
         h = HANDS + 6 * q
         for j in range(cnt):
@@ -151,20 +205,6 @@ def determinize(s, observer, rng):
             unit[:cnt].sort()
         for j in range(cnt):
             s[h + j] = unit[j]
-    if (s[MODULES] & MOD_OBJECTIVES) and not s[OBJ_PUBLIC]:
-        _redeal_pairs(s, observer, OBJ_DEALT, OBJ_KEPT, 18, rng)
-    if s[MODULES] & MOD_ROLES:
-        if s[ROLE] == 0:
-            _redeal_pairs(s, observer, ROLE_DEALT, ROLE_PICK, 15, rng)
-        elif s[ROLE] != 0:
-            _redeal_role_halves(s, observer, rng)
-    for size in range(4):
-        # sorted first: the view must not depend on the true order
-        base = CPILE + 12 * size
-        s[base:base + s[CPILE_N + size]] = np.sort(s[base:base + s[CPILE_N + size]])
-        shuffle(s, base, base + s[CPILE_N + size], rng)
-    s[RNG] = np.int64(next_u64(rng) >> np.uint64(1))
-    s[SEED] = 0  # the seed would rebuild the true deal (new_state(seed)): never shown
 
 
 @njit(cache=True)
@@ -221,9 +261,9 @@ def _redeal_role_halves(s, observer, rng):
     """After the reveal: the unchosen half of each other seat's pair is redrawn from
     the roles neither in the observer's pair nor anyone's choice."""
     np_ = s[N_PLAYERS]
-    unseen = np.empty(15, dtype=np.int64)
+    unseen = np.empty(N_ROLES, dtype=np.int64)
     k = 0
-    for c in range(1, 16):
+    for c in range(1, N_ROLES + 1):
         if c == s[ROLE_DEALT + 2 * observer] or c == s[ROLE_DEALT + 2 * observer + 1]:
             continue
         chosen = False
@@ -262,7 +302,7 @@ def observation(array: np.ndarray, seat: int) -> np.ndarray:
         pile = array[PILES + e * PILE_ROOM + array[PILE_POS + e]:PILES + e * PILE_ROOM + array[PILE_LEN + e]]
         seen[PILES + e * PILE_ROOM:PILES + (e + 1) * PILE_ROOM] = -1
         seen[PILES + e * PILE_ROOM] = int((pile >= INVOCATION_CARD).sum())
-    seen[SPARE:SPARE + 20] = 0
+    seen[SPARE:SPARE + N_INVOCATIONS] = 0
     for size in range(4):
         base = CPILE + 12 * size
         seen[base:base + 12] = np.sort(array[base:base + 12])
@@ -292,3 +332,12 @@ def observation(array: np.ndarray, seat: int) -> np.ndarray:
         seen[HANDS + 6 * q:HANDS + 6 * q + 6] = shown + [-1] * (6 - len(shown))
         seen[PICK + q] = 1 if pick >= 0 else 0
     return seen
+
+
+def secret_move(array: np.ndarray, move: int) -> bool:
+    """Whether a move of the seat to act stays secret from the other seats: a draft pick
+    (its lot shows on the board when the round's last pick reveals them all) or a kept
+    objective or role (hidden until the reveal). Every other move is public."""
+    code = int(move)
+    n = int(array[SIZE])
+    return PICK_BASE <= code < PICK_BASE + n * n or code in KEEP_OBJ_CODES or code in KEEP_ROLE_CODES

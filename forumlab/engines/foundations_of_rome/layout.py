@@ -89,12 +89,20 @@ Move codes (int64):
 - ``PICK_BASE + lot`` = draft pick ``K:<lot>``;
 - ``BUILD_BASE + bcode * MAX_PL_PER_SHAPE + p``: build ``bcode`` on placement p of its
   shape on the N-grid (:mod:`.data`).
-- ``STEAL_BASE + lot`` (``S:<lot>``); ``USE_BASE + g`` (``U:G<g>``, g < 20) and
+- ``STEAL_BASE + lot`` (``S:<lot>``); ``USE_BASE + g`` (``U:G<g>``, g < 20: ``G_NUMA``) and
   ``NUMA_BASE + seat`` (``U:G20=<seat>``); ``KEEP_OBJ + k`` (``K:O<k>``), ``KEEP_ROLE + k``
   (``K:P<k>``); ``ANSWER_YES`` / ``ANSWER_NO``; ``TRADE_BASE + (seat * N_ITEMS + give) *
   N_ITEMS + get`` (``T<seat>:<give>/<get>``).
 """
-from .data import MAX_BUILD_MOVES, MAX_PL_PER_SHAPE, N_CODES, N_PLAYER_CODES  # noqa: F401
+from .data import (  # noqa: F401  (MAX_PL_PER_SHAPE, N_CODES: move-code constants)
+    G_NUMA,
+    MAX_BUILD_MOVES,
+    MAX_PL_PER_SHAPE,
+    N_CODES,
+    N_OBJECTIVES,
+    N_PLAYER_CODES,
+    N_ROLES,
+)
 
 # Longest legal-move list: the builds, Income and buys, plus the free actions: trades
 # (4 partners x at most 34 items given x 34 asked: '-', 11 unbuilt lots, $1-$10, 2
@@ -137,7 +145,8 @@ INVOCATION_CARD = 100  # card id of invocation G<g> in slots and piles: 100 + g
 # Trade items: nothing, a lot, silver, a favor token, an invocation card
 ITEM_NONE = 0
 ITEM_LOT = 1  # + lot: 1..100 (so a lot item is <= ITEM_SILVER)
-ITEM_SILVER = 100  # + n, n = 1..10
+ITEM_SILVER = 100  # + n, n = 1..SILVER_ITEMS
+SILVER_ITEMS = 10  # an offer moves $1 to $10
 ITEM_F2 = 111
 ITEM_F4 = 112
 ITEM_CARD = 112  # + g, g = 1..20
@@ -213,17 +222,27 @@ CDISC_N = CDISC + 4 * 12
 STATE_SIZE = CDISC_N + 4
 
 INCOME = 0
-BUY = 0  # BUY + k, k = 1..6
-PICK_BASE = 10
-STEAL_BASE = 200
-USE_BASE = 400  # + g, g = 1..19
+BUY = 0  # BUY + k, k = 1..DEED_SLOTS
+PICK_BASE = 10  # + lot
+STEAL_BASE = 200  # + lot
+USE_BASE = 400  # + g, g = 1..G_NUMA - 1
 NUMA_BASE = 430  # + seat
-KEEP_OBJ = 500  # + objective id 1-18
-KEEP_ROLE = 520  # + role id 1-15
+KEEP_OBJ = 500  # + objective id 1..N_OBJECTIVES
+KEEP_ROLE = 520  # + role id 1..N_ROLES
 ANSWER_YES = 590
 ANSWER_NO = 591
 TRADE_BASE = 600  # up to 600 + 5 * 133 * 133 < BUILD_BASE
 BUILD_BASE = 100_000
+
+# Each range of move codes, named once: the notation and the hidden-move test decode with
+# these (the lot ranges depend on the city: ``PICK_BASE + lot``, ``STEAL_BASE + lot``).
+DEED_SLOTS = 6
+BUY_CODES = range(BUY + 1, BUY + DEED_SLOTS + 1)
+USE_CODES = range(USE_BASE + 1, USE_BASE + G_NUMA)  # U:G1 .. U:G19
+NUMA_CODES = range(NUMA_BASE, NUMA_BASE + MAXP)  # U:G20=<seat>
+KEEP_OBJ_CODES = range(KEEP_OBJ + 1, KEEP_OBJ + N_OBJECTIVES + 1)
+KEEP_ROLE_CODES = range(KEEP_ROLE + 1, KEEP_ROLE + N_ROLES + 1)
+TRADE_CODES = range(TRADE_BASE, TRADE_BASE + MAXP * N_ITEMS * N_ITEMS)
 INSTANCE_STRIDE = 64
 MONUMENT_SLOT = 40
 

@@ -4,12 +4,14 @@ Consul's turn (:mod:`.consul`) and the turn order around them (final turns, era 
 the ``max_turns`` cap).
 
 Rules: the spec's sections "A turn", "End of an era", "Monuments", the module sections
-and the draft option. Decisions where the spec is silent are listed in :mod:`.kernels`.
+and the draft option. Decisions where the spec is silent: the package docstring.
 """
 import numpy as np
 from numba import njit
 
 from ...core.bits import lowest_bit_index, popcount
+from ...core.movelist import contains
+from ...core.rng import rand_below
 from .consul import consul_place
 from .data import (
     CIVIC,
@@ -19,6 +21,7 @@ from .data import (
     COMMERCIAL,
     G_APOLLO,
     G_CERES,
+    MAX_BUILD_MOVES,
     MAX_PL_PER_SHAPE,
     MIN_COUNT,
     MIN_START,
@@ -51,7 +54,16 @@ from .data import (
     REQ_SIZE3,
     REQ_SIZE4,
 )
-from .free_actions import do_answer, do_offer, do_steal, do_use, free_action_moves
+from .free_actions import (
+    do_answer,
+    do_offer,
+    do_steal,
+    do_use,
+    free_action_moves,
+    random_trade,
+    trade_total,
+    trades_open,
+)
 from .layout import (
     ANSWER_NO,
     ANSWER_YES,
@@ -80,6 +92,7 @@ from .layout import (
     INVOCATION_CARD,
     KEEP_OBJ,
     KEEP_ROLE,
+    MAX_MOVES,
     MAX_TURNS,
     MOD_INVOCATIONS,
     MOD_MONUMENTS,
@@ -410,6 +423,44 @@ def _architectus_noops(s, p, out, k):
                 k += 1
                 break
     return k
+
+
+# ---- the seat to act, legality, the playout move ------------------------------------
+@njit(cache=True)
+def current_player(s):
+    """Seat to act."""
+    return s[PLAYER]
+
+
+@njit(cache=True)
+def is_legal(s, move):
+    """Whether ``move`` is one of ``legal_moves(s)`` (the optional protocol kernel,
+    :data:`forumlab.core.dispatch.OPTIONAL`): the move lists are short, so by generating
+    them; one kernel call from Python, cheaper there than a scan of the list."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    return contains(out, legal_moves(s, out), move)
+
+
+@njit(cache=True)
+def random_move(s, rng):
+    """A uniformly random legal move."""
+    if not s[MODULES] & FREE_ACTION_MODULES:
+        # the base game's (and Monuments') list is far shorter: a smaller buffer
+        out = np.empty(MAX_BUILD_MOVES, dtype=np.int64)
+        n = legal_moves(s, out)
+        return out[rand_below(rng, n)]
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    if (s[PHASE] == PH_PLAY or s[PHASE] == PH_FINAL) and trades_open(s):
+        # Offers are most of the legal moves: count them by item class instead of
+        # listing thousands, then draw uniformly over all legal moves.
+        n = legal_moves_but(s, out, False)
+        offers = trade_total(s, s[PLAYER])
+        r = rand_below(rng, n + offers)
+        if r >= offers:
+            return out[r - offers]
+        return random_trade(s, s[PLAYER], r, rng)
+    n = legal_moves(s, out)
+    return out[rand_below(rng, n)]
 
 
 # ---- effects -----------------------------------------------------------------------

@@ -51,8 +51,21 @@ def _owns(s, p, cell):
 @njit(cache=True)
 def objective_figures(s, p, f):
     """Seat p's figures that the objectives test, into ``f`` (F_* indices)."""
-    n = s[SIZE]
     f[:] = 0
+    _building_figures(s, p, f)
+    f[F_LOTS] = popcount(s[OWN + 2 * p]) + popcount(s[OWN + 2 * p + 1])
+    f[F_EMPTY] = markers_on_board(s, p)
+    _line_figures(s, p, f)
+    _group_figures(s, p, f)
+    f[F_POP] = s[POP + p]
+    f[F_SILVER] = s[SILVER + p]
+
+
+@njit(cache=True)
+def _building_figures(s, p, f):
+    """Seat p's buildings by type, its large ones, those touching another player's
+    building, and whether a civic one has residential and commercial neighbours (O17)."""
+    n = s[SIZE]
     seen = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
     cells = np.empty(6, dtype=np.int64)
     adj = np.empty(32, dtype=np.int64)
@@ -90,8 +103,12 @@ def objective_figures(s, p, f):
             f[F_TOUCH] += 1
         if t == CIVIC and res and com:
             f[F_O17] = 1
-    f[F_LOTS] = popcount(s[OWN + 2 * p]) + popcount(s[OWN + 2 * p + 1])
-    f[F_EMPTY] = markers_on_board(s, p)
+
+
+@njit(cache=True)
+def _line_figures(s, p, f):
+    """Seat p's most lots in one row and in one column, its edge lots and corners."""
+    n = s[SIZE]
     for r in range(n):
         row = 0
         col = 0
@@ -108,7 +125,12 @@ def objective_figures(s, p, f):
                 f[F_EDGE] += 1
                 if (r == 0 or r == n - 1) and (c == 0 or c == n - 1):
                     f[F_CORNERS] += 1
-    # connected groups of own lots
+
+
+@njit(cache=True)
+def _group_figures(s, p, f):
+    """Seat p's connected groups of own lots: the largest, and how many have 4+ lots."""
+    n = s[SIZE]
     mark = np.zeros(n * n, dtype=np.bool_)
     stack = np.empty(n * n, dtype=np.int64)
     for start in range(n * n):
@@ -133,8 +155,6 @@ def objective_figures(s, p, f):
         f[F_LARGEST] = max(f[F_LARGEST], size)
         if size >= 4:
             f[F_GROUPS4] += 1
-    f[F_POP] = s[POP + p]
-    f[F_SILVER] = s[SILVER + p]
 
 
 @njit(cache=True)

@@ -1,9 +1,13 @@
-"""Scoring kernels, one per rule of the spec's "Era scoring" and "End of the game".
+"""Scoring kernels, one per rule of the spec's "Era scoring" and "End of the game", the
+end of the game and its result.
 
 Buildings on the board are *instances* (``CELL_BLD``, see :mod:`.layout`); the
 adjacent buildings of an instance are the distinct other instances (any owner,
 monuments included) with a cell sharing an edge with one of its cells.
 """
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -44,6 +48,7 @@ from .layout import (
     CONSUL,
     CONSUL_SEAT,
     CONSUL_VP,
+    ERA,
     INSTANCE_STRIDE,
     INV_HOLDER,
     INV_ONGOING,
@@ -59,10 +64,13 @@ from .layout import (
     N_PLAYERS,
     N_SRC,
     OWN,
+    PH_OVER,
+    PHASE,
     POP,
     ROLE,
     SILVER,
     SIZE,
+    SOURCE_NAMES,
     SRC_CIVIC,
     SRC_COMMERCIAL,
     SRC_FAVOR,
@@ -74,6 +82,7 @@ from .layout import (
     SRC_TRAY,
     TOKENS2,
     TOKENS4,
+    TURNS,
     VP,
     VP_SRC,
 )
@@ -404,3 +413,64 @@ def score_end(s):
             add_vp(s, p, SRC_ROLES, s[SILVER + p] // 3)
         elif role == P_PONTIFEX:
             add_vp(s, p, SRC_ROLES, 2 * count_type(s, p, CIVIC))
+
+
+# ---- the end of the game and its result ----------------------------------------------
+@njit(cache=True)
+def is_terminal(s):
+    """True once the game is over (after era 3's end scoring or at the cap)."""
+    return s[PHASE] == PH_OVER
+
+
+@njit(cache=True)
+def consul_margin(s):
+    """A Consul game's shared value: min over seats of (VP - the Consul's VP)."""
+    m = s[VP] - s[CONSUL_VP]
+    for p in range(1, s[N_PLAYERS]):
+        m = min(m, s[VP + p] - s[CONSUL_VP])
+    return m
+
+
+@njit(cache=True)
+def scores(s, out):
+    """VP per seat (ties are broken by silver in the ranks: ``Game.rank_keys``); in a
+    Consul game every seat gets the shared value, min over seats of (VP - Consul VP)."""
+    if s[CONSUL] != 0:
+        m = consul_margin(s)
+        for p in range(s[N_PLAYERS]):
+            out[p] = m
+        return
+    for p in range(s[N_PLAYERS]):
+        out[p] = s[VP + p]
+
+
+def result_details(array: np.ndarray, modules: Sequence[str], consul: int) -> dict[str, Any]:
+    """The game-specific fields of a result (``Game.details``): VP, silver, population,
+    VP by source (the module sources only with their module, ``start`` only with the
+    Consul), era and main actions played; in a Consul game (``consul`` > 0) the
+    cooperative result's fields too."""
+    n = int(array[N_PLAYERS])
+    names = SOURCE_NAMES[:6] + tuple(
+        name for name, on in (("favor_tokens", "trading" in modules or "stealing" in modules),
+                              ("invocations", "invocations" in modules),
+                              ("roles", "roles" in modules),
+                              ("objectives", "objectives" in modules),
+                              ("start", bool(consul))) if on)
+    out = {
+        "vp": [int(array[VP + p]) for p in range(n)],
+        "silver": [int(array[SILVER + p]) for p in range(n)],
+        "population": [int(array[POP + p]) for p in range(n)],
+        "vp_by_source": [{name: int(array[VP_SRC + p * N_SRC + SOURCE_NAMES.index(name)])
+                          for name in names}
+                         for p in range(n)],
+        "era": int(array[ERA]),
+        "turns": int(array[TURNS]),
+    }
+    if consul:
+        # The cooperative result (spec): scores are the players' VP (the kernel's
+        # scores are the shared margin), every rank 1 (rank_keys), winners every
+        # seat iff the margin is > 0 (Game.team_won, also in a truncated game).
+        out["scores"] = out["vp"]
+        out["consul_vp"] = int(array[CONSUL_VP])
+        out["consul_margin"] = int(consul_margin(array))
+    return out

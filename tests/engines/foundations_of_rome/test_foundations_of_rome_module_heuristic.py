@@ -18,6 +18,7 @@ from benchmarks import for_module_weights
 from forumlab.agents.registry import create_agent
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
+from forumlab.engines.foundations_of_rome import heuristic as for_heuristic
 from forumlab.engines.foundations_of_rome import kernels
 from forumlab.engines.foundations_of_rome import layout as L
 from forumlab.search.greedy import greedy_move
@@ -85,23 +86,23 @@ def test_a_pending_offer_is_valued_as_the_partner_answers_it():
         assert kernels.heuristic(answered.array, 1) > kernels.heuristic(other.array, 1)
         for p in range(4):
             got = kernels.heuristic(pending.array, p)
-            assert abs(got - (kernels.heuristic(answered.array, p) - kernels.OFFER_COST)) < 1e-12
+            assert abs(got - (kernels.heuristic(answered.array, p) - for_heuristic.OFFER_COST)) < 1e-12
             if answer == "N":
-                assert abs(got - settled[p] + kernels.OFFER_COST) < 1e-12
+                assert abs(got - settled[p] + for_heuristic.OFFER_COST) < 1e-12
     assert np.array_equal(state.array, _opening([45, 0, 60, 60])[1].array)
 
 
 def test_the_offer_weight_adds_to_the_proposer_of_an_accepted_offer_that_helps_it_only():
     _, state = _opening([45, 0, 60, 60])
-    w = kernels.MODULE_WEIGHTS.copy()
-    w[kernels.W_OFFER] = 2.0
+    w = for_heuristic.MODULE_WEIGHTS.copy()
+    w[for_heuristic.W_OFFER] = 2.0
     helps = state.copy().play("T1:$6/F2")  # accepted, +1.9 for seat 0
     refused = state.copy().play("T1:$5/F2")
     for p in range(4):
         extra = 2.0 if p == 0 else 0.0
-        assert abs(kernels.heuristic_with(helps.array, p, w) - kernels.heuristic(helps.array, p) - extra) < 1e-12
-        assert kernels.heuristic_with(refused.array, p, w) == kernels.heuristic(refused.array, p)
-        assert kernels.heuristic_with(state.array, p, kernels.MODULE_WEIGHTS) == kernels.heuristic(state.array, p)
+        assert abs(for_heuristic.heuristic_with(helps.array, p, w) - kernels.heuristic(helps.array, p) - extra) < 1e-12
+        assert for_heuristic.heuristic_with(refused.array, p, w) == kernels.heuristic(refused.array, p)
+        assert for_heuristic.heuristic_with(state.array, p, for_heuristic.MODULE_WEIGHTS) == kernels.heuristic(state.array, p)
 
 
 @pytest.mark.parametrize("argv", [["--weights", "1,2"], ["--weights", "a,b,c,d,e,f"],
