@@ -24,6 +24,8 @@ import numpy as np
 from .actions import ActionSpace
 from .dispatch import PROTOCOL, GameTag
 from .errors import ConfigError, GameOverError, IllegalMoveError
+from .options import check_option_names, resolve_game_options
+from .params import Param
 from .ranks import shared_ranks, winners
 
 
@@ -129,14 +131,28 @@ class Game(ABC):
     # not work against three (docs/results.md).
     mcts_defaults_by_players: ClassVar[dict[int, dict[str, Any]]] = {}
 
-    def __init__(self, players: int):
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise ConfigError(f"players must be an integer, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            raise ConfigError(
-                f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
-            )
-        self.players = players
+    # The game's options, declared once (forumlab.core.params.Param: default, help, type,
+    # range or choices, a validator for deep checks), ``players`` first; one path checks
+    # them (forumlab.core.options.resolve_game_options) and ``forumlab games --options``
+    # lists them. None: the game takes ``players`` only (its seat range).
+    OPTIONS: ClassVar[dict[str, Param] | None] = None
+
+    def __init__(self, players: int, **options):
+        """Check the options against ``OPTIONS`` and keep them.
+
+        A subclass passes every option its constructor takes, e.g.
+        ``super().__init__(players, obstacles=obstacles, tower=tower)``, then reads the
+        checked values from ``self.options``.
+
+        Args:
+            players: the number of players.
+            **options: the other declared options.
+
+        Raises:
+            ConfigError: a value its declaration refuses (:func:`resolve_game_options`).
+        """
+        self.options: dict[str, Any] = resolve_game_options(type(self), {"players": players, **options})
+        self.players = self.options["players"]
 
     def tuned_mcts(self) -> dict[str, Any]:
         """The MCTS parameters tuned for this game at its player count.
@@ -157,7 +173,8 @@ class Game(ABC):
         """Build a game from a config dict, rejecting unknown options.
 
         Args:
-            config: the game's keyword options, e.g. ``{"players": 3}``.
+            config: the game's options by name, e.g. ``{"players": 3}`` (checked against
+                ``OPTIONS``; missing ones take their declared defaults).
 
         Returns:
             The configured game.
@@ -168,10 +185,8 @@ class Game(ABC):
         """
         if not isinstance(config, dict):
             raise ConfigError(f"config must be an object, not {type(config).__name__}")
-        try:
-            return cls(**config)
-        except TypeError as exc:  # unknown or missing keyword
-            raise ConfigError(f"bad {cls.name} config {config!r}: {exc}") from None
+        check_option_names(cls, config)  # the values: the constructor (one path for both)
+        return cls(**config)
 
     # ---- hooks ---------------------------------------------------------------------
     @abstractmethod

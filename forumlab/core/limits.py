@@ -15,6 +15,10 @@ when the registry loads it (:mod:`forumlab.core.registry`):
   reads), and small enough that the minimax workspace's stack of state copies
   (``MAX_STACK + 1`` of them) stays within ``STATE_STACK_BYTES``.
 
+The class's constructor must also take exactly the options it declares
+(:func:`forumlab.core.options.declaration_problem`), so no option escapes the one path
+that checks and lists them.
+
 The numbers live with the code that needs them; this module only reads them, so
 changing a buffer changes the check.
 """
@@ -71,6 +75,7 @@ def check_game_class(name: str, cls) -> None:
         GameRegistrationError: one line naming the game, the rule and both numbers.
     """
     from .game import Game, Kernels
+    from .options import declaration_problem
 
     def refuse(problem: str) -> GameRegistrationError:
         return GameRegistrationError(f"game {name!r} cannot register: {problem}")
@@ -99,3 +104,6 @@ def check_game_class(name: str, cls) -> None:
         raise refuse(f"STATE_SIZE = {size!r}, but states need {MIN_STATE_SIZE}..{limits.max_state_size} "
                      "slots (the minimax workspace keeps a state per ply: MAX_STACK, "
                      "forumlab/search/minimax/settings.py)")
+    problem = declaration_problem(cls)  # the options it takes are the ones it declares
+    if problem:
+        raise refuse(problem)

@@ -5,8 +5,9 @@ from typing import Any
 
 import numpy as np
 
-from forumlab.core.errors import ConfigError, IllegalMoveError
+from forumlab.core.errors import IllegalMoveError
 from forumlab.core.game import Game, Kernels
+from forumlab.core.params import Param
 
 from . import kernels as goofspiel_kernels
 
@@ -20,11 +21,15 @@ class ToyGoofspiel(Game):
     perfect_information = False
     kernels = Kernels.from_module(goofspiel_kernels, goofspiel_kernels.MAX_MOVES)
 
+    # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
+    OPTIONS = {
+        "players": Param(2, "number of players"),
+        "cards": Param(4, "cards in each hand and in the prize deck", low=3, high=goofspiel_kernels.MAX_CARDS),
+    }
+
     def __init__(self, players: int = 2, cards: int = 4):
-        super().__init__(players)
-        if not isinstance(cards, int) or isinstance(cards, bool) or not 3 <= cards <= goofspiel_kernels.MAX_CARDS:
-            raise ConfigError(f"cards must be an integer from 3 to {goofspiel_kernels.MAX_CARDS}, not {cards!r}")
-        self.cards = cards
+        super().__init__(players, cards=cards)
+        self.cards = self.options["cards"]
 
     @property
     def config(self) -> dict[str, Any]:

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.game import Game, Kernels
+from ...core.params import Param
 from . import kernels as forma_kernels
 from . import notation
 from .data import MAX_MOVES
@@ -51,6 +51,38 @@ from .render import pieces_left, render_board
 from .setup import layout_problems, new_state, obstacle_squares, random_layout
 
 
+def _square(text: str) -> int:
+    try:
+        return parse_square(text.strip())
+    except ValueError:
+        raise ValueError(f"bad square {text!r}") from None
+
+
+def _check_layout(obstacles: str | list[str], options: dict) -> str | list[str]:
+    """The ``obstacles`` option's deep check: a list's squares exist (returned in canonical
+    spelling) and, with the tower, keep the setup rules."""
+    if isinstance(obstacles, str):
+        return obstacles
+    stones = [_square(name) for name in obstacles]
+    try:
+        tower = None if options["tower"] is None else _square(options["tower"])
+    except ValueError:  # reported by the tower's own check
+        tower = None
+    problem = layout_problems(stones, tower)
+    if problem:
+        raise ValueError(f"bad obstacle layout: {problem}")
+    return [square_name(q) for q in stones]
+
+
+def _check_tower(tower: str | None, options: dict) -> str | None:
+    """The ``tower`` option's deep check: a square that exists, with a list of obstacles."""
+    if tower is None:
+        return None
+    if isinstance(options["obstacles"], str):
+        raise ValueError("a tower may only be given with an explicit obstacles list")
+    return square_name(_square(tower))
+
+
 class Forma(Game):
     """Forma for 2-4 players on a 20x20 board with obstacles."""
 
@@ -69,46 +101,23 @@ class Forma(Game):
                                     "long_min_iterations": 8_000}}
     kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
 
+    # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
+    OPTIONS = {
+        "players": Param(4, "2: two sets each, played as one colour; 3 is a variant"),
+        "obstacles": Param("random", "grey stones: drawn from the seed, none, or these squares",
+                           choices=("random", "none"), items=Param("c3", "square", kind=str),
+                           max_len=MAX_STONES, validate=_check_layout),
+        "tower": Param(None, "the tower's square, only with a list of obstacles (none: no tower)",
+                       kind=str, optional=True, validate=_check_tower),
+    }
+
     def __init__(self, players: int = 4, obstacles: str | list[str] = "random", tower: str | None = None):
-        super().__init__(players)
-        if isinstance(obstacles, str):
-            if obstacles not in ("random", "none"):
-                raise ConfigError(
-                    f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
-            if tower is not None:
-                raise ConfigError("tower may only be given with an explicit obstacles list")
-            self.obstacles: str | list[str] = obstacles
-            self.tower = None
-            self._stones: list[int] | None = None
-            self._tower_square = -1
-            return
-        if not isinstance(obstacles, (list, tuple)):
-            raise ConfigError(f"obstacles must be 'random', 'none' or a list of squares, not {obstacles!r}")
-        if len(obstacles) > MAX_STONES:
-            raise ConfigError(f"at most {MAX_STONES} grey stones, not {len(obstacles)}")
-        stones = []
-        for name in obstacles:
-            if not isinstance(name, str):
-                raise ConfigError(f"obstacle squares are names like 'c3', not {name!r}")
-            try:
-                stones.append(parse_square(name.strip()))
-            except ValueError:
-                raise ConfigError(f"bad obstacle square {name!r}") from None
-        tower_square = -1
-        if tower is not None:
-            if not isinstance(tower, str):
-                raise ConfigError(f"tower must be a square name like 'j10', not {tower!r}")
-            try:
-                tower_square = parse_square(tower.strip())
-            except ValueError:
-                raise ConfigError(f"bad tower square {tower!r}") from None
-        problem = layout_problems(stones, tower_square if tower_square >= 0 else None)
-        if problem:
-            raise ConfigError(f"bad obstacle layout: {problem}")
-        self.obstacles = [square_name(q) for q in stones]
-        self.tower = square_name(tower_square) if tower_square >= 0 else None
-        self._stones = stones
-        self._tower_square = tower_square
+        super().__init__(players, obstacles=obstacles, tower=tower)
+        self.obstacles: str | list[str] = self.options["obstacles"]
+        self.tower: str | None = self.options["tower"]
+        listed = isinstance(self.obstacles, list)
+        self._stones: list[int] | None = [parse_square(q) for q in self.obstacles] if listed else None
+        self._tower_square = parse_square(self.tower) if self.tower is not None else -1
 
     @property
     def config(self) -> dict[str, Any]:

@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.game import Game, Kernels
+from ...core.params import Param
 from . import hidden
 from . import kernels as ft_kernels
 from .data import MAX_MOVES
@@ -70,14 +70,19 @@ class ForumTrajanum(Game):
     mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
     kernels = Kernels.from_module(ft_kernels, MAX_MOVES)
 
+    # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
+    OPTIONS = {
+        "players": Param(3, "number of players"),
+        "intro": Param(False, "the introductory game: only the cycle-III Trajan card is scored, once, "
+                              "after cycle III"),
+        "setup": Param("choose", "setup plies, or every seat takes 'setup rbgy/1/a1' automatically "
+                                 "(no plies)", choices=SETUP_MODES),
+    }
+
     def __init__(self, players: int = 3, intro: bool = False, setup: str = "choose"):
-        super().__init__(players)
-        if not isinstance(intro, bool):
-            raise ConfigError(f"intro must be true or false, not {intro!r}")
-        if setup not in SETUP_MODES:
-            raise ConfigError(f"setup must be 'choose' or 'fixed', not {setup!r}")
-        self.intro = intro
-        self.setup = setup
+        super().__init__(players, intro=intro, setup=setup)
+        self.intro = self.options["intro"]
+        self.setup = self.options["setup"]
 
     @property
     def config(self) -> dict[str, Any]:

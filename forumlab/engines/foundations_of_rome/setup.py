@@ -13,6 +13,8 @@ Consul's starting deeds (dealt after the hands) are placed one by one. Without t
 draft every seat owns its hand's lots at once (a marker on each); with it the hands
 are kept for the picks.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -137,118 +139,191 @@ def first_setup_phase(s):
     return PH_PLAY
 
 
+class SetupOptions(NamedTuple):
+    """A game's options as the setup kernel reads them: one typed record (numba passes a
+    NamedTuple to a kernel as one value), built by the facade from its checked options.
+
+    Fields: ``players`` (1-5), ``module_bits`` (the set of modules in play,
+    :data:`.layout.MODULE_BITS` or-ed), ``draft``, ``prices`` (the six deed-board slot
+    prices, int64), ``max_turns`` (the cap on main actions), ``start_silver`` (each
+    seat's starting silver, int64), ``obj_public`` (1: objectives dealt face up),
+    ``max_trades`` (offers per turn), ``consul`` (0 or the Consul level, :mod:`.layout`).
+    """
+
+    players: int
+    module_bits: int
+    draft: bool
+    prices: np.ndarray
+    max_turns: int
+    start_silver: np.ndarray
+    obj_public: int
+    max_trades: int
+    consul: int
+
+
+def setup_options(players: int, module_bits: int = 0, draft: bool = False, prices=(2, 3, 4, 6, 8, 10),
+                  max_turns: int = 1000, start_silver=None, obj_public: bool = False, max_trades: int = 1,
+                  consul: int = 0) -> SetupOptions:
+    """A :class:`SetupOptions` with the kernel's types (defaults: the base game's rules).
+
+    Args:
+        players: 2-5 (1-4 with the Consul).
+        module_bits: the modules in play as a bit set (:data:`.layout.MODULE_BITS`).
+        draft: whether the deeds are drafted.
+        prices: the six deed-board slot prices.
+        max_turns: the cap on main actions.
+        start_silver: each seat's starting silver (None: the spec's 5 + seat); a study
+            option beyond the spec, see :mod:`.game`.
+        obj_public: ``objectives="public"``.
+        max_trades: offers per turn.
+        consul: 0 or the Consul level.
+
+    Returns:
+        The record ``new_state`` takes.
+    """
+    silver = [5 + p for p in range(players)] if start_silver is None else start_silver
+    return SetupOptions(int(players), int(module_bits), bool(draft), np.asarray(prices, dtype=np.int64),
+                        int(max_turns), np.asarray(silver, dtype=np.int64), 1 if obj_public else 0,
+                        int(max_trades), int(consul))
+
+
 @njit(cache=True)
-def _setup(players, modules, draft, prices, max_turns, seed, rng, e1, e2, start_silver, eligible,
-           obj_public, max_trades, consul):
-    s = np.zeros(STATE_SIZE, dtype=np.int64)
-    n = SIDE_BY_PLAYERS[players]
-    monuments = (modules & MOD_MONUMENTS) != 0
+def _seats(s, o, n):
+    """The option slots, and every seat's silver, supply and module pieces."""
     s[GAME_ID] = FOR_ID
-    s[N_PLAYERS] = players
+    s[N_PLAYERS] = o.players
     s[SIZE] = n
-    s[MAX_TURNS] = max_turns
+    s[MAX_TURNS] = o.max_turns
     s[ERA] = 1
     s[BUYER] = -1
-    s[SEED] = seed
-    s[MODULES] = modules
-    s[DRAFT] = 1 if draft else 0
-    s[OBJ_PUBLIC] = obj_public
-    s[MAX_TRADES_OPT] = max_trades
-    s[CONSUL] = consul
+    s[MODULES] = o.module_bits
+    s[DRAFT] = 1 if o.draft else 0
+    s[OBJ_PUBLIC] = o.obj_public
+    s[MAX_TRADES_OPT] = o.max_trades
+    s[CONSUL] = o.consul
     s[OFFER] = -1
     for k in range(6):
-        s[PRICES + k] = prices[k]
-    favors = (modules & (MOD_TRADING | MOD_STEALING)) != 0
-    for p in range(players):
-        s[SILVER + p] = start_silver[p]  # the spec's 5 + p unless the study option says else
+        s[PRICES + k] = o.prices[k]
+    monuments = (o.module_bits & MOD_MONUMENTS) != 0
+    favors = (o.module_bits & (MOD_TRADING | MOD_STEALING)) != 0
+    for p in range(o.players):
+        s[SILVER + p] = o.start_silver[p]  # the spec's 5 + p unless the study option says else
         s[MON_LEFT + p] = MONUMENT_MARKERS if monuments else 0
         s[PICK + p] = -1
         for c in range(N_PLAYER_CODES):
             s[SUPPLY + p * N_PLAYER_CODES + c] = CODE_COPIES[c]
         if favors:
             s[TOKENS2 + p] = 2
-        if consul:
+        if o.consul:
             s[VP + p] = 5
             s[VP_SRC + p * N_SRC + SRC_START] = 5
     if favors:
-        s[TOKEN_POOL] = FAVOR_TOKENS - 2 * players
+        s[TOKEN_POOL] = FAVOR_TOKENS - 2 * o.players
     for g in range(N_INVOCATIONS + 1):
         s[INV_HOLDER + g] = -1
-    deck = np.arange(n * n).astype(np.int64)
-    shuffle(deck, 0, n * n, rng)
-    for p in range(players):
+
+
+@njit(cache=True)
+def _deal_deeds(s, o, deck, e1, e2):
+    """Hands (owned at once without the draft), then the Consul's deeds, then the era
+    piles, from the shuffled deck; returns the Consul's deeds."""
+    for p in range(o.players):
         for k in range(6):
             lot = deck[6 * p + k]
-            if draft:
+            if o.draft:
                 s[HANDS + 6 * p + k] = lot
                 s[SEEN + lot] = np.int64(1) << p
             else:
                 set_cell(s, OWN + 2 * p, lot)
-        s[HAND_N + p] = 6 if draft else 0
-    at = 6 * players
-    n_consul = CONSUL_DEEDS[consul]
+        s[HAND_N + p] = 6 if o.draft else 0
+    at = 6 * o.players
+    n_consul = CONSUL_DEEDS[o.consul]
     consul_deeds = deck[at:at + n_consul].copy()
     at += n_consul
-    sizes = (e1, e2, n * n - at - e1 - e2)
+    sizes = (e1, e2, len(deck) - at - e1 - e2)
     for e in range(3):
         for k in range(sizes[e]):
             s[PILES + e * PILE_ROOM + k] = deck[at + k]
         at += sizes[e]
         s[PILE_LEN + e] = sizes[e]
-    if modules & MOD_INVOCATIONS:
-        ne = len(eligible)
-        inv = eligible.copy()
-        shuffle(inv, 0, ne, rng)
-        for e in range(3):
-            for k in range(3):
-                s[PILES + e * PILE_ROOM + s[PILE_LEN + e]] = INVOCATION_CARD + inv[3 * e + k]
-                s[PILE_LEN + e] += 1
-        for e in range(3):
-            shuffle(s, PILES + e * PILE_ROOM, PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
-        spare = np.sort(inv[9:])
-        for k in range(ne - 9):
-            s[SPARE + k] = spare[k]
-        s[SPARE_N] = ne - 9
-    for k in range(6):
-        s[SLOTS + k] = s[PILES + k]
-    s[PILE_POS] = 6
-    if monuments:
+    return consul_deeds
+
+
+@njit(cache=True)
+def _add_invocations(s, eligible, rng):
+    """Invocations: three cards at the bottom of each era pile, each pile shuffled, the
+    rest set aside (ascending)."""
+    ne = len(eligible)
+    inv = eligible.copy()
+    shuffle(inv, 0, ne, rng)
+    for e in range(3):
+        for k in range(3):
+            s[PILES + e * PILE_ROOM + s[PILE_LEN + e]] = INVOCATION_CARD + inv[3 * e + k]
+            s[PILE_LEN + e] += 1
+    for e in range(3):
+        shuffle(s, PILES + e * PILE_ROOM, PILES + e * PILE_ROOM + s[PILE_LEN + e], rng)
+    spare = np.sort(inv[9:])
+    for k in range(ne - 9):
+        s[SPARE + k] = spare[k]
+    s[SPARE_N] = ne - 9
+
+
+@njit(cache=True)
+def _deal_module_cards(s, o, rng):
+    """Monuments on display, objectives (two each, or face up), roles (two each) and the
+    Consul's token piles, in the spec's draw order."""
+    if o.module_bits & MOD_MONUMENTS:
         ids = np.arange(1, N_MONUMENTS + 1).astype(np.int64)
         shuffle(ids, 0, N_MONUMENTS, rng)
-        for k in range(players + 3):
+        for k in range(o.players + 3):
             s[DISPLAY + k] = ids[k]
-    if modules & MOD_OBJECTIVES:
+    if o.module_bits & MOD_OBJECTIVES:
         ids = np.arange(1, N_OBJECTIVES + 1).astype(np.int64)
         shuffle(ids, 0, N_OBJECTIVES, rng)
-        for p in range(players):
-            if obj_public:
+        for p in range(o.players):
+            if o.obj_public:
                 s[OBJ_FACE_UP + p] = ids[p]
             else:
                 s[OBJ_DEALT + 2 * p] = ids[2 * p]
                 s[OBJ_DEALT + 2 * p + 1] = ids[2 * p + 1]
-    if modules & MOD_ROLES:
+    if o.module_bits & MOD_ROLES:
         ids = np.arange(1, N_ROLES + 1).astype(np.int64)
         shuffle(ids, 0, N_ROLES, rng)
-        for p in range(players):
+        for p in range(o.players):
             s[ROLE_DEALT + 2 * p] = ids[2 * p]
             s[ROLE_DEALT + 2 * p + 1] = ids[2 * p + 1]
-    if consul:
+    if o.consul:
         s[CONSUL_VP] = 5
         for size in range(1, 5):
-            first = TOKEN_FIRST[size]
-            cnt = TOKEN_COUNT[size]
             base = CPILE + 12 * (size - 1)
-            for k in range(cnt):
-                s[base + k] = first + k
-            shuffle(s, base, base + cnt, rng)
-            s[CPILE_N + size - 1] = cnt
+            for k in range(TOKEN_COUNT[size]):
+                s[base + k] = TOKEN_FIRST[size] + k
+            shuffle(s, base, base + TOKEN_COUNT[size], rng)
+            s[CPILE_N + size - 1] = TOKEN_COUNT[size]
+
+
+@njit(cache=True)
+def _setup(o, seed, rng, e1, e2, eligible):
+    n = SIDE_BY_PLAYERS[o.players]
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    _seats(s, o, n)
+    s[SEED] = seed
+    deck = np.arange(n * n).astype(np.int64)
+    shuffle(deck, 0, n * n, rng)
+    consul_deeds = _deal_deeds(s, o, deck, e1, e2)
+    if o.module_bits & MOD_INVOCATIONS:
+        _add_invocations(s, eligible, rng)
+    for k in range(6):
+        s[SLOTS + k] = s[PILES + k]
+    s[PILE_POS] = 6
+    _deal_module_cards(s, o, rng)
     s[START_PLAYER] = 0
     s[PLAYER] = 0
     s[RNG] = np.int64(rng[0])
-    for k in range(n_consul):
+    for k in range(len(consul_deeds)):
         set_cell(s, CONSUL_OWN, consul_deeds[k])
         consul_place(s, consul_deeds[k])
-    s[PHASE] = PH_DRAFT if draft else first_setup_phase(s)
+    s[PHASE] = PH_DRAFT if o.draft else first_setup_phase(s)
     return s
 
 
@@ -270,32 +345,16 @@ def eligible_invocations(modules: int) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def new_state(players: int, monuments, draft: bool, prices, max_turns: int, seed: int, start_silver=None,
-              obj_public: bool = False, max_trades: int = 1, consul: int = 0) -> np.ndarray:
+def new_state(options: SetupOptions, seed: int) -> np.ndarray:
     """The start of a game (see the module docstring for the draw order).
 
     Args:
-        players: 2-5 (1-4 with the Consul).
-        monuments: the module bit set (:data:`.layout.MODULE_BITS`); ``True`` / ``False``
-            mean the Monuments module alone / none (the base game's callers).
-        draft: whether the deeds are drafted.
-        prices: the six deed-board slot prices.
-        max_turns: the cap on main actions.
+        options: the game's options (:func:`setup_options`).
         seed: the game's seed.
-        start_silver: each seat's starting silver (default: the spec's 5 + seat); a
-            study option beyond the spec, see :mod:`.game`.
-        obj_public: ``objectives="public"``.
-        max_trades: offers per turn.
-        consul: 0 or the Consul level (:mod:`.layout`).
 
     Returns:
         The state array.
     """
-    modules = int(monuments) if not isinstance(monuments, bool) else (MOD_MONUMENTS if monuments else 0)
     rng = make_rng(derive_seed("foundations-of-rome", seed))
-    e1, e2, _ = pile_sizes(players, int(CONSUL_DEEDS[consul]))
-    if start_silver is None:
-        start_silver = [5 + p for p in range(players)]
-    return _setup(players, modules, draft, np.asarray(prices, dtype=np.int64), max_turns, seed,
-                  rng, e1, e2, np.asarray(start_silver, dtype=np.int64), eligible_invocations(modules),
-                  1 if obj_public else 0, max_trades, consul)
+    e1, e2, _ = pile_sizes(options.players, int(CONSUL_DEEDS[options.consul]))
+    return _setup(options, seed, rng, e1, e2, eligible_invocations(options.module_bits))
