@@ -1,8 +1,8 @@
 """Forum Romanum's fixed action space and observation tensor (see forumlab.core.tensor).
 
-Actions: the move codes themselves, ``colour << 12 | src << 6 | dst`` (``src`` = 63
-for a placement from hand), so ``num_actions = colours * 4096``: 16,384 at 2 players
-(four colours), 4,096 per player otherwise (12,288 at 3, 24,576 at 6).
+Actions: the move codes themselves (:mod:`.moves`: ``colour << 12 | src << 6 | dst``,
+``src`` = 63 for a placement from hand), so ``num_actions = colours * 4096``: 16,384 at
+2 players (four colours), 4,096 per player otherwise (12,288 at 3, 24,576 at 6).
 
 Observation (perfect information, so every seat sees the whole position): a float32
 vector of ``players + 439`` entries (441 at 2 players ... 445 at 6): the seat one-hot;
