@@ -69,10 +69,25 @@ def main():
 
 
 @main.command()
-def games():
-    """List the games and their player counts."""
+@click.option("--options", "options_of", metavar="GAME", default=None,
+              help="List GAME's options instead (for -o KEY=VALUE): name=default, allowed values, help.")
+def games(options_of):
+    """List the games and their player counts; with --options GAME, that game's options."""
     from .core.registry import game_names, get_game_class
 
+    if options_of is not None:
+        from .core.options import option_rows
+
+        cls = get_game_class(options_of)  # an unknown name: one error line, exit 2
+        rows = [(f"{name}={default}", allowed, text) for name, default, allowed, text in option_rows(cls)]
+        width = max(len(row[0]) for row in rows) + 2
+        click.echo(f"{cls.name} options (forumlab play {cls.name} -o KEY=VALUE):")
+        for pair, allowed, text in rows:
+            if len(allowed) > 30:  # a long list of values: the help on a line of its own
+                click.echo(f"    {pair:<{width}}{allowed}\n    {'':<{width + 32}}{text}")
+            else:
+                click.echo(f"    {pair:<{width}}{allowed:<32}{text}")
+        return
     for name in game_names():
         cls = get_game_class(name)
         info = "perfect information" if cls.perfect_information else "hidden information"

@@ -117,21 +117,21 @@ class FoundationsOfRome(Game):
                          validate=_seat_count),
         "modules": Param((), "modules in play", items=Param("monuments", "module", choices=MODULE_NAMES),
                          unique=True),
+        "objectives": Param("hidden", "objectives dealt secretly, or face up for all (objectives module)",
+                            choices=("hidden", "public")),
+        "max_trades": Param(1, "trade offers a player may make per turn (trading module)", low=0, high=3),
         "draft": Param(False, "draft the starting deeds"),
+        "consul": Param(False, "play together against the Will of the Consul (true = standard); only "
+                               "monuments and the draft may be added",
+                        choices=(False, True, *CONSUL_LEVELS), optional=True, validate=_consul_level),
         "deed_prices": Param(DEFAULT_PRICES, "the deed board's slot prices, non-decreasing",
                              items=Param(2, "price", low=0, high=10**6), min_len=6, max_len=6,
                              validate=_non_decreasing),
         "max_turns": Param(1000, "main actions before the game is cut off", low=1, high=MAX_TURNS_LIMIT),
-        "consul": Param(False, "play together against the Will of the Consul (true = standard); only "
-                               "monuments and the draft may be added",
-                        choices=(False, True, *CONSUL_LEVELS), optional=True, validate=_consul_level),
         "start_silver": Param(None, "each seat's starting silver (none: 5, 6, 7, ... by seat); a study "
                                     "option, not a published rule",
                               items=Param(5, "amount", low=0, high=10**6), optional=True,
                               validate=_silver_per_seat),
-        "objectives": Param("hidden", "objectives dealt secretly, or face up for all (objectives module)",
-                            choices=("hidden", "public")),
-        "max_trades": Param(1, "trade offers a player may make per turn (trading module)", low=0, high=3),
     }
 
     def __init__(self, players: int = 3, modules: list[str] | tuple[str, ...] = (), draft: bool = False,
