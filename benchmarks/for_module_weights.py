@@ -22,7 +22,8 @@ from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng, rand_below
 from forumlab.engines.foundations_of_rome import heuristic as for_heuristic
 from forumlab.engines.foundations_of_rome import kernels
-from forumlab.engines.foundations_of_rome.layout import MAX_MOVES, N_PLAYERS, VP
+from forumlab.engines.foundations_of_rome.data import MAX_MOVES
+from forumlab.engines.foundations_of_rome.layout import N_PLAYERS, VP
 
 MODULES = ["monuments", "trading", "stealing", "objectives", "invocations", "roles"]
 

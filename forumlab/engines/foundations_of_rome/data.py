@@ -11,9 +11,24 @@ The placements of shape ``sh`` on the N-grid are ``PL_BASE[N - 7, sh]`` ..
 (``PL_CELLS``, padded with -1, ``PL_NCELLS`` of them) and the footprint as a
 two-word bitboard (``PL_BB``: cell i is bit i % 64 of word i // 64). Identical cell
 sets from different orientations are one placement, so identical copies are one move.
+
+Move codes (int64):
+
+- ``INCOME`` = 0; ``BUY + k`` = Buy from slot k (1-6);
+- ``PICK_BASE + lot`` = draft pick ``K:<lot>``;
+- ``BUILD_BASE + bcode * MAX_PL_PER_SHAPE + p``: build ``bcode`` on placement p of its
+  shape on the N-grid (above).
+- ``STEAL_BASE + lot`` (``S:<lot>``); ``USE_BASE + g`` (``U:G<g>``, g < 20: ``G_NUMA``) and
+  ``NUMA_BASE + seat`` (``U:G20=<seat>``); ``KEEP_OBJ + k`` (``K:O<k>``), ``KEEP_ROLE + k``
+  (``K:P<k>``); ``ANSWER_YES`` / ``ANSWER_NO``; ``TRADE_BASE + (seat * N_ITEMS + give) *
+  N_ITEMS + get`` (``T<seat>:<give>/<get>``).
+
+Each range of codes is named once, below; the kernels, the notation and the hidden-move
+test decode with these names.
 """
 import numpy as np
 
+MAX_SEATS = 5  # the spec: 2-5 players
 RESIDENTIAL, COMMERCIAL, CIVIC = 0, 1, 2
 TYPE_LETTERS = "RCV"
 
@@ -253,3 +268,53 @@ N_ROLES = 15
 (P_MERCATOR, P_ARGENTARIUS, P_AGRIMENSOR, P_ARCHITECTUS, P_DOMINUS, P_PATRONUS, P_AEDILIS, P_NEGOTIATOR,
  P_CENSOR, P_PRAETOR, P_QUAESTOR, P_PONTIFEX, P_TRIBUNUS, P_LEGATUS, P_FABER) = range(1, 16)
 FAVOR_TOKENS = 10
+
+
+# ---- Move codes (int64; the module docstring) ----------------------------------------
+INCOME = 0
+BUY = 0  # BUY + k, k = 1..DEED_SLOTS
+PICK_BASE = 10  # + lot
+STEAL_BASE = 200  # + lot
+USE_BASE = 400  # + g, g = 1..G_NUMA - 1
+NUMA_BASE = 430  # + seat
+KEEP_OBJ = 500  # + objective id 1..N_OBJECTIVES
+KEEP_ROLE = 520  # + role id 1..N_ROLES
+ANSWER_YES = 590
+ANSWER_NO = 591
+TRADE_BASE = 600  # up to 600 + 5 * 133 * 133 < BUILD_BASE
+BUILD_BASE = 100_000
+
+# Trade items: nothing, a lot, silver, a favor token, an invocation card
+ITEM_NONE = 0
+ITEM_LOT = 1  # + lot: 1..100 (so a lot item is <= ITEM_SILVER)
+ITEM_SILVER = 100  # + n, n = 1..SILVER_ITEMS
+SILVER_ITEMS = 10  # an offer moves $1 to $10
+ITEM_F2 = 111
+ITEM_F4 = 112
+ITEM_CARD = 112  # + g, g = 1..N_INVOCATIONS
+N_ITEMS = 133
+
+# Each range of move codes (the lot ranges depend on the city: ``PICK_BASE + lot``,
+# ``STEAL_BASE + lot``).
+DEED_SLOTS = 6
+BUY_CODES = range(BUY + 1, BUY + DEED_SLOTS + 1)
+USE_CODES = range(USE_BASE + 1, USE_BASE + G_NUMA)  # U:G1 .. U:G19
+NUMA_CODES = range(NUMA_BASE, NUMA_BASE + MAX_SEATS)  # U:G20=<seat>
+KEEP_OBJ_CODES = range(KEEP_OBJ + 1, KEEP_OBJ + N_OBJECTIVES + 1)
+KEEP_ROLE_CODES = range(KEEP_ROLE + 1, KEEP_ROLE + N_ROLES + 1)
+TRADE_CODES = range(TRADE_BASE, TRADE_BASE + MAX_SEATS * N_ITEMS * N_ITEMS)
+
+# Longest legal-move list: the builds, Income and buys, plus the free actions: trades
+# (4 partners x at most 34 items given x 34 asked: '-', 11 unbuilt lots, $1-$10, 2
+# token sides, 9 cards held, with room), steals (a lot each) and uses.
+MAX_MOVES = MAX_BUILD_MOVES + 4 * 40 * 40 + 100 + 30
+
+
+def encode_build(bcode: int, placement: int) -> int:
+    """Move code of building ``bcode`` on its shape's local placement index."""
+    return BUILD_BASE + bcode * MAX_PL_PER_SHAPE + placement
+
+
+def decode_build(move: int) -> tuple[int, int]:
+    """(bcode, local placement index) of a build's move code."""
+    return divmod(int(move) - BUILD_BASE, MAX_PL_PER_SHAPE)

@@ -40,11 +40,11 @@ from ...core.game import Game, Kernels
 from ...core.params import Param
 from . import hidden, notation
 from . import kernels as for_kernels
+from .data import MAX_MOVES
 from .layout import (
     CONSUL_CHALLENGE,
     CONSUL_HARD,
     CONSUL_STANDARD,
-    MAX_MOVES,
     MODULE_BITS,
     PLAYER,
     PLY,

@@ -12,6 +12,8 @@ from numba import njit
 from ...core.bits import popcount
 from .consul import TOKEN_BASE
 from .data import (
+    ANSWER_NO,
+    ANSWER_YES,
     CIVIC,
     CODE_MON_VP,
     CODE_SILVER,
@@ -39,8 +41,6 @@ from .data import (
 )
 from .free_actions import do_answer
 from .layout import (
-    ANSWER_NO,
-    ANSWER_YES,
     BUILT,
     CELL_BLD,
     CONSUL,

@@ -31,15 +31,13 @@ import numpy as np
 from numba import njit
 
 from ...core.rng import next_u64, rand_below
-from .data import N_INVOCATIONS, N_OBJECTIVES, N_ROLES
+from .data import KEEP_OBJ_CODES, KEEP_ROLE_CODES, N_INVOCATIONS, N_OBJECTIVES, N_ROLES, PICK_BASE
 from .layout import (
     CPILE,
     CPILE_N,
     HAND_N,
     HANDS,
     INVOCATION_CARD,
-    KEEP_OBJ_CODES,
-    KEEP_ROLE_CODES,
     MOD_OBJECTIVES,
     MOD_ROLES,
     MODULES,
@@ -50,7 +48,6 @@ from .layout import (
     PH_OVER,
     PHASE,
     PICK,
-    PICK_BASE,
     PILE_LEN,
     PILE_POS,
     PILE_ROOM,

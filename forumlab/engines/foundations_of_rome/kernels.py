@@ -3,9 +3,10 @@ their protocol names, for ``Kernels.from_module`` (the facade, :mod:`.game`). Th
 tag names this module, so the generic numba code binds each protocol call to the
 kernel listed here. No rule lives here: each kernel is in the module of its concern.
 """
+from .data import MAX_MOVES
 from .heuristic import heuristic
 from .hidden import determinize
-from .layout import MAX_MOVES, STATE_SIZE  # checked when the game registers
+from .layout import STATE_SIZE  # checked when the game registers
 from .moves import apply_move, current_player, is_legal, legal_moves, random_move
 from .scoring import is_terminal, scores
 from .setup import new_state

@@ -1,4 +1,5 @@
-"""State-array slots and move codes of the Foundations of Rome engine.
+"""State-array slots, board geometry and constants of the Foundations of Rome engine (the
+move codes: :mod:`.data`).
 
 Lots: cell ``i = row * N + col`` of the N x N city (``a1`` = 0, row 1 on top). A
 *bitboard* is two int64 words: cell i is bit ``i % 64`` of word ``i // 64``.
@@ -82,35 +83,11 @@ CDISC_N              4       their sizes
 Lot markers are not stored: a seat's markers on the board are its owned unbuilt lots
 (``OWN & ~BUILT``) and its supply is 8 (+ EXTRA_MARKERS) minus those. Consul tokens are
 building instances of the pseudo-seat ``MAXP`` (``1 + MAXP * 64 + token id``).
-
-Move codes (int64):
-
-- ``INCOME`` = 0; ``BUY + k`` = Buy from slot k (1-6);
-- ``PICK_BASE + lot`` = draft pick ``K:<lot>``;
-- ``BUILD_BASE + bcode * MAX_PL_PER_SHAPE + p``: build ``bcode`` on placement p of its
-  shape on the N-grid (:mod:`.data`).
-- ``STEAL_BASE + lot`` (``S:<lot>``); ``USE_BASE + g`` (``U:G<g>``, g < 20: ``G_NUMA``) and
-  ``NUMA_BASE + seat`` (``U:G20=<seat>``); ``KEEP_OBJ + k`` (``K:O<k>``), ``KEEP_ROLE + k``
-  (``K:P<k>``); ``ANSWER_YES`` / ``ANSWER_NO``; ``TRADE_BASE + (seat * N_ITEMS + give) *
-  N_ITEMS + get`` (``T<seat>:<give>/<get>``).
 """
-from .data import (  # noqa: F401  (MAX_PL_PER_SHAPE, N_CODES: move-code constants)
-    G_NUMA,
-    MAX_BUILD_MOVES,
-    MAX_PL_PER_SHAPE,
-    N_CODES,
-    N_OBJECTIVES,
-    N_PLAYER_CODES,
-    N_ROLES,
-)
-
-# Longest legal-move list: the builds, Income and buys, plus the free actions: trades
-# (4 partners x at most 34 items given x 34 asked: '-', 11 unbuilt lots, $1-$10, 2
-# token sides, 9 cards held, with room), steals (a lot each) and uses.
-MAX_MOVES = MAX_BUILD_MOVES + 4 * 40 * 40 + 100 + 30
+from .data import MAX_SEATS, N_PLAYER_CODES
 
 FOR_ID = 3
-MAXP = 5
+MAXP = MAX_SEATS  # per-seat room in the state
 CELLS = 100
 PILE_ROOM = 100
 N_SRC = 12
@@ -141,16 +118,6 @@ EFFECT_NAMES = ((EF_IANUS, "ianus"), (EF_VULCANUS, "vulcanus"), (EF_DISCORDIA, "
                 (EF_FLAMEN, "flamen"))
 INV_UNUSED, INV_ONGOING, INV_SPENT = 0, 1, 2
 INVOCATION_CARD = 100  # card id of invocation G<g> in slots and piles: 100 + g
-
-# Trade items: nothing, a lot, silver, a favor token, an invocation card
-ITEM_NONE = 0
-ITEM_LOT = 1  # + lot: 1..100 (so a lot item is <= ITEM_SILVER)
-ITEM_SILVER = 100  # + n, n = 1..SILVER_ITEMS
-SILVER_ITEMS = 10  # an offer moves $1 to $10
-ITEM_F2 = 111
-ITEM_F4 = 112
-ITEM_CARD = 112  # + g, g = 1..20
-N_ITEMS = 133
 
 GAME_ID = 0
 N_PLAYERS = 1
@@ -221,28 +188,6 @@ CDISC = CPILE_N + 4
 CDISC_N = CDISC + 4 * 12
 STATE_SIZE = CDISC_N + 4
 
-INCOME = 0
-BUY = 0  # BUY + k, k = 1..DEED_SLOTS
-PICK_BASE = 10  # + lot
-STEAL_BASE = 200  # + lot
-USE_BASE = 400  # + g, g = 1..G_NUMA - 1
-NUMA_BASE = 430  # + seat
-KEEP_OBJ = 500  # + objective id 1..N_OBJECTIVES
-KEEP_ROLE = 520  # + role id 1..N_ROLES
-ANSWER_YES = 590
-ANSWER_NO = 591
-TRADE_BASE = 600  # up to 600 + 5 * 133 * 133 < BUILD_BASE
-BUILD_BASE = 100_000
-
-# Each range of move codes, named once: the notation and the hidden-move test decode with
-# these (the lot ranges depend on the city: ``PICK_BASE + lot``, ``STEAL_BASE + lot``).
-DEED_SLOTS = 6
-BUY_CODES = range(BUY + 1, BUY + DEED_SLOTS + 1)
-USE_CODES = range(USE_BASE + 1, USE_BASE + G_NUMA)  # U:G1 .. U:G19
-NUMA_CODES = range(NUMA_BASE, NUMA_BASE + MAXP)  # U:G20=<seat>
-KEEP_OBJ_CODES = range(KEEP_OBJ + 1, KEEP_OBJ + N_OBJECTIVES + 1)
-KEEP_ROLE_CODES = range(KEEP_ROLE + 1, KEEP_ROLE + N_ROLES + 1)
-TRADE_CODES = range(TRADE_BASE, TRADE_BASE + MAXP * N_ITEMS * N_ITEMS)
 INSTANCE_STRIDE = 64
 MONUMENT_SLOT = 40
 
@@ -265,13 +210,3 @@ def parse_cell(text: str, n: int) -> int:
     if not 1 <= row <= n:
         raise ValueError(f"{text!r} is not a lot of the {n}x{n} city")
     return (row - 1) * n + COLUMNS.index(text[0])
-
-
-def encode_build(bcode: int, placement: int) -> int:
-    """Move code of building ``bcode`` on its shape's local placement index."""
-    return BUILD_BASE + bcode * MAX_PL_PER_SHAPE + placement
-
-
-def decode_build(move: int) -> tuple[int, int]:
-    """(bcode, local placement index) of a build's move code."""
-    return divmod(int(move) - BUILD_BASE, MAX_PL_PER_SHAPE)

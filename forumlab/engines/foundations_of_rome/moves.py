@@ -14,6 +14,9 @@ from ...core.movelist import contains
 from ...core.rng import rand_below
 from .consul import consul_place
 from .data import (
+    ANSWER_NO,
+    ANSWER_YES,
+    BUILD_BASE,
     CIVIC,
     CODE_SHAPE,
     CODE_SIZE,
@@ -21,7 +24,11 @@ from .data import (
     COMMERCIAL,
     G_APOLLO,
     G_CERES,
+    INCOME,
+    KEEP_OBJ,
+    KEEP_ROLE,
     MAX_BUILD_MOVES,
+    MAX_MOVES,
     MAX_PL_PER_SHAPE,
     MIN_COUNT,
     MIN_START,
@@ -37,6 +44,7 @@ from .data import (
     P_FABER,
     P_LEGATUS,
     P_MERCATOR,
+    PICK_BASE,
     PL_BASE,
     PL_BB,
     PL_CELLS,
@@ -53,6 +61,9 @@ from .data import (
     REQ_SILVER4,
     REQ_SIZE3,
     REQ_SIZE4,
+    STEAL_BASE,
+    TRADE_BASE,
+    USE_BASE,
 )
 from .free_actions import (
     do_answer,
@@ -65,9 +76,6 @@ from .free_actions import (
     trades_open,
 )
 from .layout import (
-    ANSWER_NO,
-    ANSWER_YES,
-    BUILD_BASE,
     BUILT,
     BUYER,
     CELL_BLD,
@@ -86,13 +94,9 @@ from .layout import (
     FREE_ACTION_MODULES,
     HAND_N,
     HANDS,
-    INCOME,
     INSTANCE_STRIDE,
     INV_HOLDER,
     INVOCATION_CARD,
-    KEEP_OBJ,
-    KEEP_ROLE,
-    MAX_MOVES,
     MAX_TURNS,
     MOD_INVOCATIONS,
     MOD_MONUMENTS,
@@ -116,7 +120,6 @@ from .layout import (
     PH_ROLE,
     PHASE,
     PICK,
-    PICK_BASE,
     PILE_LEN,
     PILE_POS,
     PILE_ROOM,
@@ -135,12 +138,9 @@ from .layout import (
     SRC_MONUMENTS,
     SRC_ROLES,
     START_PLAYER,
-    STEAL_BASE,
     SUPPLY,
-    TRADE_BASE,
     TRUNCATED,
     TURNS,
-    USE_BASE,
 )
 from .objectives import score_objectives
 from .pieces import board_empty, marker_supply, refresh_modifiers, slot_price

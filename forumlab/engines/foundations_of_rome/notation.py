@@ -13,13 +13,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.errors import IllegalMoveError
-from .data import CODE_NAMES, CODE_SHAPE, G_NUMA, N_INVOCATIONS, PL_BASE, PL_CELLS, PL_NCELLS, PLACEMENT_INDEX
-from .layout import (
+from .data import (
     ANSWER_NO,
     ANSWER_YES,
     BUILD_BASE,
     BUY,
     BUY_CODES,
+    CODE_NAMES,
+    CODE_SHAPE,
+    G_NUMA,
     INCOME,
     ITEM_CARD,
     ITEM_F2,
@@ -31,22 +33,25 @@ from .layout import (
     KEEP_OBJ_CODES,
     KEEP_ROLE,
     KEEP_ROLE_CODES,
+    N_INVOCATIONS,
     N_ITEMS,
     NUMA_BASE,
     NUMA_CODES,
     PICK_BASE,
+    PL_BASE,
+    PL_CELLS,
+    PL_NCELLS,
+    PLACEMENT_INDEX,
     SILVER_ITEMS,
-    SIZE,
     STEAL_BASE,
     TRADE_BASE,
     TRADE_CODES,
     USE_BASE,
     USE_CODES,
-    cell_name,
     decode_build,
     encode_build,
-    parse_cell,
 )
+from .layout import SIZE, cell_name, parse_cell
 
 CODE_BY_NAME = {name: code for code, name in enumerate(CODE_NAMES)}
 

@@ -9,13 +9,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .data import ALL_CODE_NAMES, CODE_NAMES, LOT_MARKERS, MONUMENT_NAMES, N_INVOCATIONS, N_PLAYER_CODES
+from .data import (
+    ALL_CODE_NAMES,
+    CODE_NAMES,
+    DEED_SLOTS,
+    LOT_MARKERS,
+    MONUMENT_NAMES,
+    N_INVOCATIONS,
+    N_PLAYER_CODES,
+)
 from .layout import (
     CELL_BLD,
     CONSUL_HOLDER,
     CONSUL_OWN,
     CONSUL_VP,
-    DEED_SLOTS,
     DISPLAY,
     DRAFT_ROUND,
     ERA,

@@ -23,16 +23,13 @@ from __future__ import annotations
 
 from ...core.actions import ActionSpace
 from ...core.tensor import Field, bits, drop
-from .data import N_MONUMENTS
+from .data import BUILD_BASE, MAX_PL_PER_SHAPE, N_CODES, N_MONUMENTS
 from .layout import (
-    BUILD_BASE,
     BUILT,
     CELLS,
-    MAX_PL_PER_SHAPE,
     MAX_TRADES_OPT,
     MAXP,
     MON_BUILT,
-    N_CODES,
     OWN,
     PILE_ROOM,
     PILES,

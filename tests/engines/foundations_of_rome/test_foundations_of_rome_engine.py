@@ -18,7 +18,7 @@ from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.foundations_of_rome import layout as L
 from forumlab.engines.foundations_of_rome import moves, scoring
-from forumlab.engines.foundations_of_rome.data import CODE_NAMES
+from forumlab.engines.foundations_of_rome.data import CODE_NAMES, decode_build
 from forumlab.engines.foundations_of_rome.game import FoundationsOfRome
 from forumlab.engines.foundations_of_rome.setup import pile_sizes
 
@@ -47,7 +47,7 @@ def build(game, array, seat, text):
     name, _, lots = text.partition("@")
     own(array, seat, lots)
     code = game.parse_move(array, text)
-    bcode, loc = L.decode_build(code)
+    bcode, loc = decode_build(code)
     moves.do_build(array, seat, bcode, loc)
 
 

@@ -19,7 +19,7 @@ from forumlab.core.registry import create_game
 from forumlab.engines.foundations_of_rome import layout as L
 from forumlab.engines.foundations_of_rome import scoring
 from forumlab.engines.foundations_of_rome.consul import TOKEN_BASE
-from forumlab.engines.foundations_of_rome.data import G_AUGUR, G_IANUS, P_PRAETOR
+from forumlab.engines.foundations_of_rome.data import BUILD_BASE, G_AUGUR, G_IANUS, P_PRAETOR, TRADE_BASE
 from forumlab.engines.foundations_of_rome.game import FoundationsOfRome
 from forumlab.engines.foundations_of_rome.objectives import score_objectives
 from forumlab.engines.foundations_of_rome.pieces import marker_supply, slot_price
@@ -259,7 +259,7 @@ def test_the_playout_fast_path_counts_offers_exactly_and_draws_only_legal_moves(
             a = state.array
             legal = set(state.legal_moves().tolist())
             if a[L.PHASE] in (L.PH_PLAY, L.PH_FINAL) and a[L.OFFERS] < 2:
-                offers = sum(1 for m in legal if L.TRADE_BASE <= m < L.BUILD_BASE)
+                offers = sum(1 for m in legal if TRADE_BASE <= m < BUILD_BASE)
                 assert trade_total(a, int(a[L.PLAYER])) == offers
                 checked += 1
             move = int(kernels.random_move(a, rng))
