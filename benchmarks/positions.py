@@ -4,6 +4,7 @@ from __future__ import annotations
 from forumlab.agents.registry import create_agent
 from forumlab.core.game import State
 from forumlab.core.registry import create_game
+from forumlab.engines.forum_romanum.layout import PIECES
 
 # Forma's greedy agent scores every one of ~25,000 opening placements, so its
 # positions come from a cheaper self-play agent (a short MCTS over the heuristic).
@@ -19,7 +20,7 @@ def forum_romanum_positions(players: int = 3) -> dict[str, State]:
     """
     game = create_game("forum-romanum", players=players)
     full = _self_play(game, "greedy")
-    placements = int(full.array[3]) * game.colours  # pieces per colour x colours
+    placements = int(full.array[PIECES]) * game.colours  # pieces per colour x colours
     late = max(placements + 1, len(full.history) - 6)
     return _replay(game, full, {"opening": 0, "transition": placements, "late": late})
 
