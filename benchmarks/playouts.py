@@ -3,7 +3,10 @@
 Usage: python -m benchmarks.playouts --game forum-romanum [--seconds 3] [--players 3,4] [-o KEY=VALUE]
 
 Prints one JSON object. Both engines run in the same process, one after the other,
-on one core, for each player count, so the speed ratio is measured side by side.
+on one core, for each player count, so the speed ratio is measured side by side. The
+reference engine is the one the game's conformance data names, driven through the
+reference protocol (forumlab.testing.reference): moves are notation texts, so its
+figure includes printing and reading them.
 The numba figure goes through the generic ``random_move`` / ``apply_move`` protocol
 functions bound by the game's tag (forumlab.core.dispatch), exactly the path agents'
 rollouts use.
@@ -26,54 +29,17 @@ DEFAULT_PLAYERS = {"forum-romanum": "3,4", "forma": "2,4", "foundations-of-rome"
                    "forum-trajanum": "2,4"}
 
 
-class _PlaysNotation:
-    """A reference state that plays notation texts (``play``), seen through the
-    ``apply``/``random_move``/``is_terminal`` interface that bench_reference uses."""
+def _reference_engine(game, seed: int):
+    """A maker of the game's reference engine (the reference protocol of
+    forumlab.testing.reference) at the start of the deal ``seed``, the numba run's deal."""
+    from forumlab.testing.reference import NoReferenceEngine, reference_config, reference_engine
 
-    def __init__(self, state):
-        self.state = state
-
-    def is_terminal(self):
-        return self.state.is_terminal()
-
-    def random_move(self, rng):
-        return self.state.random_move(rng)
-
-    def apply(self, move):
-        self.state.play(move)
-
-
-class _PicksFromList(_PlaysNotation):
-    """A reference state without a random_move of its own: a uniform choice among
-    its legal move texts."""
-
-    def random_move(self, rng):
-        return rng.choice(self.state.legal_moves())
-
-
-def _reference_engine(game: str, config: dict, seed: int):
-    if game == "forum-romanum":
-        from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
-
-        return lambda: ReferenceForumRomanum(config["players"], config.get("max_rounds", 100))
-    if game == "forma":
-        from forumlab.engines.forma.pieces import square_name
-        from forumlab.engines.forma.reference import ReferenceForma
-
-        # The same obstacle layout as the numba run (a random layout comes from the seed).
-        stones, tower = create_game(game, config).layout(seed)
-        names = [square_name(q) for q in stones]
-        tower_name = square_name(tower) if tower >= 0 else None
-        return lambda: ReferenceForma(config["players"], obstacles=names, tower=tower_name, seed=seed)
-    if game == "foundations-of-rome":
-        from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
-
-        return lambda: _PlaysNotation(ReferenceFoundationsOfRome(**config).new_game(seed))
-    if game == "forum-trajanum":
-        from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum
-
-        return lambda: _PicksFromList(ReferenceForumTrajanum(**config).new_game(seed))
-    raise click.UsageError(f"no reference engine benchmark for {game!r}")
+    try:
+        engine = reference_engine(game)
+    except NoReferenceEngine as exc:
+        raise click.UsageError(str(exc)) from None
+    config = reference_config(game, seed)
+    return lambda: engine.from_config(config, seed)
 
 
 def bench_numba(game, seconds: float, seed: int) -> dict:
@@ -105,7 +71,8 @@ def _rates(games: int, plies: int, wall: float, cpu: float) -> dict:
 
 
 def bench_reference(make, seconds: float, seed: int) -> dict:
-    """Games and plies per second of random play through the reference engine."""
+    """Games and plies per second of random play through the reference engine: a uniform
+    choice among its legal move texts, played by text (the reference protocol)."""
     rng = random.Random(seed)
     games = plies = 0
     t0 = time.perf_counter()
@@ -113,7 +80,7 @@ def bench_reference(make, seconds: float, seed: int) -> dict:
     while True:
         state = make()
         while not state.is_terminal():
-            state.apply(state.random_move(rng))
+            state.play(rng.choice(state.legal_moves()))
             plies += 1
         games += 1
         elapsed = time.perf_counter() - t0
@@ -138,7 +105,7 @@ def main(game, players, seconds, seed, options):
     for n in counts:
         g = create_game(game, extra, players=n)
         numba_res = bench_numba(g, seconds, seed)
-        ref_res = bench_reference(_reference_engine(game, g.config, seed), seconds, seed)
+        ref_res = bench_reference(_reference_engine(g, seed), seconds, seed)
         results.append({
             "players": n,
             "config": g.config,

@@ -5,7 +5,10 @@ all, one test per game and check). They drive the game only through the protocol
 :mod:`forumlab.core.game` (the kernels, the facade, the registry), so they know
 nothing about any game's rules; rule details stay in each game's own tests.
 
-A check takes a configured :class:`~forumlab.core.game.Game` and a seed, plays
+Each check runs at every configuration the game lists in its conformance data (the
+``CONFORMANCE`` constant of ``conformance.py`` next to the game class; see
+:mod:`forumlab.testing.reference` and docs/adding-a-game.md), else at one configuration
+per player count. A check takes a configured :class:`~forumlab.core.game.Game` and a seed, plays
 seeded random games (moves drawn by Python's ``random`` from the legal-move list,
 so a broken ``random_move`` cannot hide other faults) and raises
 :class:`ConformanceError` whose message starts with the rule broken and names the
@@ -53,7 +56,12 @@ The checks:
   and back; the legal-action mask marks exactly the legal moves.
 - ``observation``: the observation tensor has ``Game.observation_shape`` and is finite
   float32, and is the same in every position the seat cannot tell apart.
-- ``agents``: every registered agent (small budgets) finishes a game.
+- ``differential``: the numba engine and the game's reference engine agree at every ply
+  of a seeded game (:mod:`forumlab.testing.differential`); a skip for a game without one.
+- ``malformed``: the game's own bad move texts and bad records, listed in its
+  conformance data, are refused (:mod:`forumlab.testing.malformed`).
+- ``agents``: every registered agent (small budgets) finishes a game, at the configs
+  with the fewest and the most players.
 """
 from __future__ import annotations
 
@@ -88,6 +96,8 @@ QUICK_AGENT_SPECS = {
     "maxn": "maxn(depth=1)",
     "brs": "brs(depth=1)",
 }
+# Seeds of every check at a configuration unless the game's conformance data lists others.
+DEFAULT_SEEDS = (0, 1)
 # Texts that no game's notation should accept as a legal move.
 GARBAGE_MOVES = ["", " ", "\n", "?", "~~~~", "\x00", "\u00e9", "\U0001f642", "x" * 300, "-1",
                  "99999999999999999999", "None", "move move"]
@@ -120,6 +130,26 @@ def default_configs(name: str) -> list[dict[str, Any]]:
     """
     cls = get_game_class(name)
     return [cls.from_config({"players": p}).config for p in range(cls.min_players, cls.max_players + 1)]
+
+
+def listed_configs(name: str) -> list[tuple[dict[str, Any], tuple[int, ...]]]:
+    """The configurations the kit checks the registered game ``name`` at, each with its
+    seeds: the ``configs`` of the game's conformance data
+    (:func:`forumlab.testing.reference.conformance_data`), else :func:`default_configs`
+    with seeds 0 and 1.
+
+    Args:
+        name: a registered game name.
+
+    Returns:
+        ``(config, seeds)`` pairs, in the data's order.
+    """
+    from .reference import conformance_data
+
+    entries = conformance_data(name).get("configs")
+    if not entries:
+        return [(config, DEFAULT_SEEDS) for config in default_configs(name)]
+    return [(entry["config"], tuple(entry.get("seeds", DEFAULT_SEEDS))) for entry in entries]
 
 
 def random_game(game: Game, seed: int) -> Iterator[tuple[int, State]]:
@@ -877,6 +907,24 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
 
 # ---- running them ------------------------------------------------------------------------
 
+def check_differential(game: Game, seed: int) -> None:
+    """The numba engine and the game's reference engine play one seeded game together
+    and agree at every ply (:func:`forumlab.testing.differential.differential_game`).
+
+    Args:
+        game: the configured game.
+        seed: the seed of the game.
+
+    Raises:
+        ConformanceError: the engines differ; the message names the ply and the difference.
+        NoReferenceEngine: the game has no reference engine (a skip, for games such as the
+            toy of tests/toy_goofspiel).
+    """
+    from .differential import differential_game  # it imports this module
+
+    differential_game(game, seed)
+
+
 PER_GAME: dict[str, Callable[[Game, int], None]] = {
     "start": check_start,
     "legal_moves": check_legal_moves,
@@ -892,39 +940,48 @@ PER_GAME: dict[str, Callable[[Game, int], None]] = {
     "returns": check_returns,
     "actions": check_actions,
     "observation": check_observation,
+    "differential": check_differential,
 }
-CHECKS = (*PER_GAME, "determinism", "agents")
+CHECKS = (*PER_GAME, "malformed", "determinism", "agents")
 
 
 def run_check(name: str, check: str, configs: list[dict[str, Any]] | None = None,
-              seeds: tuple[int, ...] = (0, 1)) -> None:
-    """Run one check of the kit on a registered game.
+              seeds: tuple[int, ...] | None = None) -> None:
+    """Run one check of the kit on a registered game, at every configuration its
+    conformance data lists (:func:`listed_configs`).
 
     Args:
         name: the registered game.
         check: one of :data:`CHECKS`.
-        configs: game configs to check (default: :func:`default_configs`, one per
-            player count).
-        seeds: game seeds per config (the ``agents`` check plays the first only, with
-            the first and the last config).
+        configs: game configs to check instead of the listed ones.
+        seeds: game seeds per config instead of the listed ones (the ``agents`` check
+            plays the first only, at the configs with the fewest and the most players).
 
     Raises:
         ConformanceError: a rule is broken; the message names it and the position.
+        NoReferenceEngine: ``differential`` for a game without a reference engine (a skip).
         ValueError: an unknown check or game name.
     """
     if name not in game_names():
         raise ValueError(f"{name!r} is not a registered game")
-    games = [create_game(name, config) for config in (configs or default_configs(name))]
-    if check == "determinism":
-        check_determinism([(g, s) for g in games for s in seeds])
+    listed = [(c, DEFAULT_SEEDS) for c in configs] if configs else listed_configs(name)
+    cases = [(create_game(name, config), seeds or own) for config, own in listed]
+    if check == "malformed":
+        from .malformed import check_malformed
+
+        check_malformed(name)
+    elif check == "determinism":
+        check_determinism([(g, s) for g, own in cases for s in own])
     elif check == "agents":
         # Fewest and most players: whole games with every agent are the kit's
         # slowest part, and the seat count is what varies the agents' code paths.
-        for g in {id(g): g for g in (games[0], games[-1])}.values():
-            check_agents(g, seeds[0])
+        fewest = min(cases, key=lambda case: case[0].players)
+        most = max(cases, key=lambda case: case[0].players)
+        for g, own in {id(g): (g, own) for g, own in (fewest, most)}.values():
+            check_agents(g, own[0])
     elif check in PER_GAME:
-        for g in games:
-            for s in seeds:
+        for g, own in cases:
+            for s in own:
                 PER_GAME[check](g, s)
     else:
         raise ValueError(f"unknown check {check!r} (known: {', '.join(CHECKS)})")

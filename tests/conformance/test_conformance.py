@@ -1,7 +1,10 @@
 """Every registered game keeps the game protocol: the conformance kit, one test per
-game and check (forumlab.testing.conformance). The toy game of tests/toy_goofspiel,
-registered the way an outside game is, runs it too (it is the only game here with
-hidden information, so it exercises the kit's determinize and view checks)."""
+game and check (forumlab.testing.conformance), at every configuration the game lists
+in its conformance data (forumlab.testing.reference.conformance_data). The toy game of
+tests/toy_goofspiel, registered the way an outside game is, runs it too (it is the
+only game here with hidden information in a simultaneous choice, so it exercises the
+kit's determinize and view checks); it has no reference engine, so its differential
+check reports a skip ("no reference engine")."""
 import contextlib
 
 import pytest

@@ -1,13 +1,19 @@
 """The conformance kit catches broken games and names the rule: each test breaks one
-rule in a variant of the toy game (tests/toy_goofspiel) and checks the message."""
+rule in a variant of the toy game (tests/toy_goofspiel) and checks the message; the
+differential check is driven with a stand-in reference engine (the toy's own facade)
+broken one way at a time."""
 import dataclasses
 import os
 
 import numpy as np
 import pytest
 
+from forumlab.core.registry import create_game
 from forumlab.testing import conformance as kit
+from forumlab.testing import differential, malformed
 from forumlab.testing.conformance import ConformanceError
+from forumlab.testing.reference import NoReferenceEngine, ReferenceEngine, reference_engine, start_reference
+from tests import toy_goofspiel
 from tests.toy_goofspiel import kernels as goofspiel_kernels
 from tests.toy_goofspiel.game import ToyGoofspiel
 
@@ -161,3 +167,109 @@ def test_a_setup_that_depends_on_the_process_fails_the_determinism_check():
     with pytest.raises(ConformanceError, match=r"^determinism: another process got a different 'state' "
                                                r"at seed 0 \(PidSeeded\(players=3, cards=4\)\)"):
         kit.check_determinism([(PidSeeded(players=3), 0)])
+
+
+# ---- the differential check and the reference protocol ---------------------------------
+class Mirror:
+    """A stand-in reference engine for the toy game: the toy's own facade, so it agrees
+    with the numba engine by construction; the variants below break one thing each."""
+
+    def __init__(self, state):
+        self.state = state
+
+    @classmethod
+    def from_config(cls, config, seed):
+        return cls(ToyGoofspiel.from_config(config).new_state(seed))
+
+    def legal_moves(self):
+        return self.state.legal_move_texts()
+
+    def play(self, text):
+        self.state.play(text)
+
+    def current_player(self):
+        return self.state.current_player
+
+    def is_terminal(self):
+        return self.state.is_terminal
+
+    def result(self):
+        return self.state.result()
+
+    def summary(self):
+        return {"ply": len(self.state.history), "array": self.state.array.tolist()}
+
+    def copy(self):
+        return type(self)(self.state.clone())
+
+    @staticmethod
+    def engine_summary(state):
+        return {"ply": len(state.history), "array": state.array.tolist(), "more": "ignored"}
+
+
+def differs(reference, rule, players=3):
+    with pytest.raises(ConformanceError) as info:
+        differential.differential_game(ToyGoofspiel(players=players), 0, reference=reference)
+    message = str(info.value)
+    assert message.startswith(f"differential: {rule}"), message
+    return message
+
+
+def test_the_reference_protocol_is_kept_by_the_mirror_and_the_games_engines():
+    assert isinstance(Mirror.from_config({"players": 2}, 0), ReferenceEngine)
+    for name in ("forum-romanum", "forma", "foundations-of-rome", "forum-trajanum"):
+        ref = start_reference(create_game(name), 0)
+        assert isinstance(ref, reference_engine(name)) and isinstance(ref, ReferenceEngine), name
+
+
+def test_engines_that_agree_pass_the_differential_check():
+    assert differential.differential_game(ToyGoofspiel(players=3), 0, reference=Mirror) == 3 * 4
+
+
+def test_a_missing_legal_move_is_named_with_the_game_seed_and_ply():
+    class Forgetful(Mirror):
+        def legal_moves(self):
+            return self.state.legal_move_texts()[:-1]
+
+    message = differs(Forgetful, "legal moves: 4 in numba, 3 in the reference; only numba ['4'], only reference []")
+    assert message.endswith("at ply 0 of seed 0 (ToyGoofspiel(players=3, cards=4))")
+
+
+def test_the_first_differing_summary_key_is_named_with_both_values():
+    class LateByOne(Mirror):
+        def summary(self):
+            return {"ply": len(self.state.history) + (len(self.state.history) >= 2)}
+
+    message = differs(LateByOne, "summary key 'ply' differs: numba 2, reference 3 at ply 2 of seed 0")
+    assert "(ToyGoofspiel(players=3, cards=4))" in message
+
+
+def test_another_seat_to_move_and_another_result_are_caught():
+    class Elsewhere(Mirror):
+        def current_player(self):
+            return (self.state.current_player + 1) % self.state.game.players
+
+    differs(Elsewhere, "seat to move: numba 0, reference 1 at ply 0")
+
+    class Generous(Mirror):
+        def result(self):
+            return {**self.state.result(), "scores": [99] * self.state.game.players}
+
+    differs(Generous, "result 'scores': numba")
+
+
+def test_a_game_without_a_reference_engine_is_a_skip_not_a_failure():
+    with toy_goofspiel.registered(), pytest.raises(NoReferenceEngine, match="no reference engine"):
+        kit.run_check(toy_goofspiel.NAME, "differential")
+
+
+def test_the_malformed_check_catches_an_accepted_bad_move_and_a_bad_record_error(monkeypatch):
+    data = {"bad_moves": [{"config": {"players": 2}, "seed": 0, "after": [], "moves": ["2"]}]}
+    monkeypatch.setattr(malformed, "conformance_data", lambda name: data)
+    with toy_goofspiel.registered():
+        with pytest.raises(ConformanceError, match=r"^malformed move: '2' was played after 0 plies of seed 0"):
+            malformed.check_malformed(toy_goofspiel.NAME)
+        data = {"bad_records": [{"record": {"config": {"players": 2}, "seed": 0, "moves": ["1", "1", "1"]},
+                                 "error": "ply 2"}]}
+        with pytest.raises(ConformanceError, match=r"^bad record: the error .error: ply 3: illegal move .* does not say 'ply 2'"):
+            malformed.check_malformed(toy_goofspiel.NAME)

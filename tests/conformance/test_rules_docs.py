@@ -17,7 +17,6 @@ from forumlab.cli import main
 from forumlab.core.errors import IllegalMoveError
 from forumlab.core.options import parse_key_values
 from forumlab.core.registry import create_game, game_names, get_game_class
-
 from tests.cli.test_records_cli import assert_bad_input
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,23 +3,26 @@
 Perft (from chess programming) counts the move sequences of each length from a
 position: depth 1 is the number of legal moves, depth 2 the number of two-ply
 continuations, and so on. Counts taken by the plain-Python reference engines
-(``forumlab/engines/*/reference.py``, written from the rules alone) are the
-expected values for the numba kernels (``tests/conformance/test_perft.py``), so a move-generation
-change that gains or loses a move anywhere in these trees fails a test.
+(``forumlab/engines/*/reference*``, written from the rules alone, driven through the
+reference protocol of ``forumlab.testing.reference``) are the expected values for the
+numba kernels (``tests/conformance/test_perft.py``), so a move-generation change that
+gains or loses a move anywhere in these trees fails a test.
 
-For every player count and two seeds the script plays one seeded random line
-(``random.Random(seed)`` choosing among the reference engine's legal moves, sorted)
+For every configuration of the ``perft`` entry of the game's conformance data
+(``forumlab/engines/<game>/conformance.py``) and two seeds the script plays one seeded
+random line (``random.Random(seed)`` choosing among the reference engine's legal moves)
 and takes perft at six plies of it: the start, ply 1, a quarter, half and three
 quarters of the way, and the last position before the end. The depth goes up to 3
 while the positions above the leaves number at most ``NODE_BUDGET``, so the test
 stays fast (Forma, with up to ~30,000 placements per position, gets depth 1 until
 late in a game). Forum Romanum's random lines reach the 100-round cap, so it also
-has lines without a cap, which end by the rules.
+has lines without a cap, which end by the rules. A new game adds a ``perft`` entry to
+its conformance data and runs the script for its name.
 
 Regenerate (after a deliberate rules change, with the engine version bumped)::
 
-    PYTHONPATH=. python tests/data/make_perft.py            # every game
-    PYTHONPATH=. python tests/data/make_perft.py forma      # one game
+    python tests/data/make_perft.py            # every game
+    python tests/data/make_perft.py forma      # one game
 """
 from __future__ import annotations
 
@@ -28,70 +31,18 @@ import random
 import sys
 from pathlib import Path
 
-from forumlab.core.registry import create_game
-from forumlab.engines.forma.pieces import square_name
-from forumlab.engines.forma.reference import ReferenceForma
-from forumlab.engines.forum_romanum.reference import ReferenceForumRomanum
-from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum
-from forumlab.engines.foundations_of_rome.reference import ReferenceFoundationsOfRome
-
 HERE = Path(__file__).resolve().parent
+# The checkout's forumlab, also when the script is run by path without PYTHONPATH=.
+sys.path.insert(0, str(HERE.parents[1]))
+
+from forumlab.core.registry import create_game, game_names, get_game_class  # noqa: E402
+from forumlab.testing.reference import conformance_data, start_reference  # noqa: E402
+
 # Depth d + 1 is counted while the positions at depth d number at most this: each
 # costs the test one apply_move and one legal_moves call.
 NODE_BUDGET = 2_500
 MAX_DEPTH = 3
 SEEDS = (0, 1)
-
-
-def _forum_romanum(game, seed):
-    return ReferenceForumRomanum(game.players, game.max_rounds)
-
-
-def _forma(game, seed):
-    stones, tower = game.layout(seed)  # the seed's obstacle layout, as explicit squares
-    return ReferenceForma(game.players, obstacles=[square_name(q) for q in stones],
-                          tower=square_name(tower) if tower >= 0 else None)
-
-
-class _NotationReference:
-    """A reference state whose moves are notation texts, with the copy/apply/legal_moves/
-    is_terminal interface used here (Foundations of Rome's and Forum Trajanum's references play texts)."""
-
-    def __init__(self, state):
-        self.state = state
-
-    def copy(self):
-        return _NotationReference(self.state.copy())
-
-    def apply(self, move):
-        self.state.play(move)
-
-    def legal_moves(self):
-        return self.state.legal_moves()
-
-    def is_terminal(self):
-        return self.state.is_terminal()
-
-
-def _foundations_of_rome(game, seed):
-    return _NotationReference(ReferenceFoundationsOfRome(**game.config).new_game(seed))
-
-
-def _forum_trajanum(game, seed):
-    return _NotationReference(ReferenceForumTrajanum(**game.config).new_game(seed))
-
-
-# game name -> (options beside the player count, further configs, reference engine)
-GAMES = {
-    "forum-romanum": ({}, [{"players": 2, "max_rounds": 0}, {"players": 3, "max_rounds": 0}],
-                      _forum_romanum),
-    "forma": ({"obstacles": "random"}, [{"players": 4, "obstacles": "none"}], _forma),
-    "foundations-of-rome": ({}, [{"players": 3, "draft": True, "modules": ["monuments"]},
-                                 {"players": 5, "draft": True, "modules": ["monuments"]}],
-                            _foundations_of_rome),
-    "forum-trajanum": ({}, [{"players": 3, "setup": "fixed"}, {"players": 2, "intro": True}],
-                       _forum_trajanum),
-}
 
 
 def reference_perft(ref, depth: int) -> int:
@@ -103,7 +54,7 @@ def reference_perft(ref, depth: int) -> int:
     total = 0
     for move in moves:
         child = ref.copy()
-        child.apply(move)
+        child.play(move)
         total += reference_perft(child, depth - 1)
     return total
 
@@ -117,20 +68,19 @@ def perft_counts(ref) -> list[int]:
     return counts
 
 
-def line(name: str, config: dict, seed: int) -> dict:
-    """A seeded random line of the reference engine, with perft at six of its plies."""
-    make_reference = GAMES[name][2]
+def line(name: str, config: dict, seed: int, sort_moves: bool) -> dict:
+    """A seeded random line of the reference engine, with perft at six of its plies; the
+    moves are drawn from the reference's legal list, sorted by text when ``sort_moves``
+    (else in the engine's own order), as when the files were first written."""
     game = create_game(name, config)
-    ref = make_reference(game, seed)
-    state = game.new_state(seed)  # only to write the moves in the game's notation
+    ref = start_reference(game, seed)
     chooser = random.Random(seed)
     positions = [ref.copy()]
     texts = []
     while not ref.is_terminal():
-        move = chooser.choice(sorted(ref.legal_moves()))
-        texts.append(move if isinstance(move, str) else state.game.format_move(state.array, move))
-        state.play(move)
-        ref.apply(move)
+        legal = ref.legal_moves()
+        texts.append(chooser.choice(sorted(legal) if sort_moves else legal))
+        ref.play(texts[-1])
         positions.append(ref.copy())
     last = len(texts) - 1  # the last position before the end
     plies = sorted({0, 1, last // 4, last // 2, 3 * last // 4, last})
@@ -143,18 +93,16 @@ def line(name: str, config: dict, seed: int) -> dict:
 
 
 def build(name: str) -> dict:
-    """The perft data of one game."""
-    options, further, _ = GAMES[name]
-    cls = type(create_game(name))
-    configs = [{"players": p, **options} for p in range(cls.min_players, cls.max_players + 1)] + further
-    lines = [line(name, config, seed) for config in configs for seed in SEEDS]
+    """The perft data of one game (its conformance data's ``perft`` entry)."""
+    spec = conformance_data(name)["perft"]
+    lines = [line(name, config, seed, spec["sort_moves"]) for config in spec["configs"] for seed in SEEDS]
     return {
         "about": f"Perft counts of {name} from its reference engine; regenerate with "
                  "'PYTHONPATH=. python tests/data/make_perft.py'. Each line replays 'moves' "
                  "(notation) from (config, seed); 'counts' are the move sequences of depth 1, 2, ... "
                  "from the position after 'ply' of those moves.",
         "game": name,
-        "engine_version": cls.engine_version,
+        "engine_version": get_game_class(name).engine_version,
         "lines": lines,
     }
 
@@ -167,7 +115,7 @@ def _dump(data: dict) -> str:
 
 
 def main(names: list[str]) -> None:
-    for name in names or list(GAMES):
+    for name in names or [n for n in game_names() if "perft" in conformance_data(n)]:
         path = HERE / f"perft-{name}.json"
         data = build(name)
         path.write_text(_dump(data))

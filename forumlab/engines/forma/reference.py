@@ -75,6 +75,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from functools import cache
+from typing import Any
 
 from forumlab.engines.forma.pieces import (
     COPIES_PER_SET,
@@ -308,15 +310,15 @@ class ReferenceForma:
     def _can_place(self, player: int) -> bool:
         return bool(self._placements(player, first_only=True))
 
-    def legal_moves(self) -> list[int]:
-        """Legal moves, ascending; ``[PASS]`` if the mover cannot place; ``[]`` once terminal."""
+    def legal_codes(self) -> list[int]:
+        """Legal move codes, ascending; ``[PASS]`` if the mover cannot place; ``[]`` once terminal."""
         if self._terminal:
             return []
         return self._placements(self._current) or [PASS]
 
     def random_move(self, rng: random.Random) -> int:
-        """A move drawn uniformly from ``legal_moves()``."""
-        moves = self.legal_moves()
+        """A move code drawn uniformly from ``legal_codes()``."""
+        moves = self.legal_codes()
         if not moves:
             raise ValueError("the game is over: no moves")
         return rng.choice(moves)
@@ -434,6 +436,75 @@ class ReferenceForma:
         west = {s for s in owned if s % SIZE == 0}
         east = {s for s in owned if s % SIZE == SIZE - 1}
         return _disjoint_chains(owned, north, south), _disjoint_chains(owned, west, east)
+
+
+    # ------------------------------------------------------------------ the reference protocol
+    # forumlab.testing.reference.ReferenceEngine: moves as notation texts (``pass`` or
+    # ``P5/3@h7``, the project's notation, docs/games/forma.md), the position as plain data.
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], seed: int = 0) -> ReferenceForma:
+        """The start of a game ``{"players": n, "obstacles": "none" or [squares], "tower":
+        square or None}``. A random layout arrives as the explicit squares the numba
+        engine's setup drew (``Game.setup_record``, merged into the config by the kit),
+        since this engine draws no layouts."""
+        return cls(config["players"], obstacles=config.get("obstacles", "none"), tower=config.get("tower"),
+                   seed=seed)
+
+    @staticmethod
+    def move_text(move: int) -> str:
+        """The notation of a move code."""
+        return _move_texts()[move]
+
+    def legal_moves(self) -> list[str]:
+        """Every legal ply as notation, in ascending code order; ``[]`` once terminal."""
+        texts = _move_texts()
+        return [texts[move] for move in self.legal_codes()]
+
+    def play(self, text: str) -> None:
+        """Play the ply written ``text``; ValueError if it is malformed or illegal."""
+        move = _move_codes().get(text)
+        if move is None:
+            raise ValueError(f"{text!r} is not a Forma move")
+        self.apply(move)
+
+    def summary(self) -> dict[str, Any]:
+        """The position as plain data: board, markers, scores and their counts so far."""
+        breakdown = self.score_breakdown()
+        counts = {key: [b[key] for b in breakdown] for key in ("squares", "enclosures", "stones")}
+        return {"board": self.board(), "markers": self.markers(), "scores": self.scores(), **counts,
+                "tower": self._tower_owner}
+
+    def result(self) -> dict[str, Any]:
+        """The scores with their counts (``State.result()``'s fields), the bridges once over."""
+        out = {key: value for key, value in self.summary().items() if key not in ("board", "markers")}
+        if self._terminal:
+            breakdown = self.score_breakdown()
+            out["bridges_ns"] = [b["bridges_ns"] for b in breakdown]
+            out["bridges_ew"] = [b["bridges_ew"] for b in breakdown]
+        return out
+
+    @staticmethod
+    def engine_summary(state) -> dict[str, Any]:
+        """The numba engine's position (a forumlab State) in :meth:`summary`'s terms."""
+        from forumlab.engines.forma.render import board_contents, marker_owners
+
+        details = state.game.details(state.array)
+        return {"board": board_contents(state.array), "markers": marker_owners(state.array),
+                "scores": [int(x) for x in state.scores()],
+                **{key: details[key] for key in ("squares", "enclosures", "stones", "tower")}}
+
+
+@cache
+def _move_texts() -> list[str]:
+    """The notation of every move code (index = code), built once."""
+    return [format_placement(*decode_move(code)) for code in range(PASS)] + ["pass"]
+
+
+@cache
+def _move_codes() -> dict[str, int]:
+    """Move code by notation, built once."""
+    return {text: code for code, text in enumerate(_move_texts())}
 
 
 def _disjoint_chains(owned: set[int], starts: set[int], ends: set[int]) -> int:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import operator
 import random
+from functools import cache
+from typing import Any
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -22,6 +24,7 @@ PLACE = 63
 EMPTY = -1
 
 PIECES_PER_COLOUR = {2: 8, 3: 10, 4: 8, 5: 6, 6: 5}
+PIECES_COLOURS = 6  # the most colours of any player count (colour ids 0-5)
 
 # Section tiling from the spec, one letter per cell in reading order (rows 1..7).
 _SECTION_MAP = (
@@ -181,7 +184,7 @@ class ReferenceForumRomanum:
             return [self.pending_colour]
         return [2 * self.player, 2 * self.player + 1]
 
-    def legal_moves(self) -> list[int]:
+    def legal_codes(self) -> list[int]:
         """Return all legal move codes, ascending; empty once the game has ended."""
         if self.terminal:
             return []
@@ -199,8 +202,8 @@ class ReferenceForumRomanum:
         return moves
 
     def random_move(self, rng: random.Random) -> int:
-        """Return a legal move drawn uniformly at random with ``rng``."""
-        moves = self.legal_moves()
+        """Return a legal move code drawn uniformly at random with ``rng``."""
+        moves = self.legal_codes()
         if not moves:
             raise ValueError("no legal moves: the game has ended")
         return moves[rng.randrange(len(moves))]
@@ -297,3 +300,90 @@ class ReferenceForumRomanum:
                 self.final_bonus[c] += 4
             # DECISION (spec): if every colour is tied for highest, nobody loses.
             self._penalise_lowest(counts, others, self.final_bonus)
+
+    # ----------------------------------------------------------------- the reference protocol
+    # forumlab.testing.reference.ReferenceEngine: moves as notation texts, the position as
+    # plain data. The notation is the project's (docs/games/forum-romanum.md): ``d4`` from
+    # the hand, ``d4-e5`` on the board, in the 2-player game prefixed by the colour, ``2:d4``.
+    @classmethod
+    def from_config(cls, config: dict[str, Any], seed: int = 0) -> ReferenceForumRomanum:
+        """The start of a game ``{"players": n, "max_rounds": m}``; no chance, so the
+        seed changes nothing."""
+        return cls(config["players"], config.get("max_rounds", 100))
+
+    def move_text(self, move: int) -> str:
+        """The notation of a move code."""
+        return _move_texts(self.players == 2)[move]
+
+    def legal_moves(self) -> list[str]:
+        """Every legal ply as notation, in ascending code order; empty once the game has ended."""
+        texts = _move_texts(self.players == 2)
+        return [texts[move] for move in self.legal_codes()]
+
+    def play(self, text: str) -> None:
+        """Play the ply written ``text``. Raises ValueError if it is malformed or not legal."""
+        move = _move_codes(self.players == 2).get(text)
+        if move is None:
+            raise ValueError(f"{text!r} is not a Forum Romanum move")
+        if self.players != 2:  # the text names no colour: the mover's own (colour id = seat)
+            move = encode_move(self.player, *decode_move(move)[1:])
+        self.apply(move)
+
+    def summary(self) -> dict[str, Any]:
+        """The position as plain data: board, hands, scores, regions, plies, truncation."""
+        return {"board": self.board(), "pieces_in_hand": self.pieces_in_hand(),
+                "colour_scores": self.colour_scores(), "scores": self.player_scores(),
+                "settled": self.settled_regions(), "deadlocked": self.deadlocked_regions(),
+                "plies": self.plies, "truncated": self.truncated}
+
+    def result(self) -> dict[str, Any]:
+        """Scores (per player), colour scores, shared ranks, winners (once over), plies,
+        terminal, truncated, settled and deadlocked regions."""
+        scores = self.player_scores()
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        return {"scores": scores, "colour_scores": self.colour_scores(), "ranks": ranks,
+                "winners": [p for p, r in enumerate(ranks) if r == 1] if self.terminal else [],
+                "plies": self.plies, "terminal": self.terminal, "truncated": self.truncated,
+                "settled": self.settled_regions(), "deadlocked": self.deadlocked_regions()}
+
+    @staticmethod
+    def engine_summary(state) -> dict[str, Any]:
+        """The numba engine's position (a forumlab State) in :meth:`summary`'s terms."""
+        from forumlab.engines.forum_romanum.layout import BOARD
+
+        array, game = state.array, state.game
+        details = game.details(array)
+        n_colours = len(details["colour_scores"])
+        board = [EMPTY] * CELLS
+        for colour in range(n_colours):
+            for cell in range(CELLS):
+                if (int(array[BOARD + colour]) >> cell) & 1:
+                    board[cell] = colour
+        return {"board": board, "pieces_in_hand": details["pieces_in_hand"],
+                "colour_scores": details["colour_scores"], "scores": [int(x) for x in state.scores()],
+                "settled": details["settled"], "deadlocked": details["deadlocked"],
+                "plies": game.plies(array), "truncated": game.is_truncated(array)}
+
+
+@cache
+def _move_texts(prefixed: bool) -> list[str]:
+    """The notation of every move code (index = code; codes that name no move get ``?``),
+    with the colour prefix of the 2-player game when ``prefixed``; built once."""
+    texts = ["?"] * encode_move(PIECES_COLOURS, 0, 0)
+    for colour in range(PIECES_COLOURS):
+        for src in [PLACE, *range(CELLS)]:
+            for dst in range(CELLS):
+                text = cell_name(dst) if src == PLACE else f"{cell_name(src)}-{cell_name(dst)}"
+                texts[encode_move(colour, src, dst)] = f"{colour}:{text}" if prefixed else text
+    return texts
+
+
+@cache
+def _move_codes(prefixed: bool) -> dict[str, int]:
+    """Move code by notation (see :func:`_move_texts`; without the prefix, colour 0's
+    code), built once."""
+    codes: dict[str, int] = {}
+    for code, text in enumerate(_move_texts(prefixed)):
+        if text != "?":
+            codes.setdefault(text, code)
+    return codes

@@ -1,111 +1,61 @@
-"""Differential test: the numba Forma engine against the plain-Python reference engine.
+"""Targeted differential games of Forma: the numba engine against the plain-Python
+reference engine (through forumlab.testing.differential) with move choices that uniform
+random play rarely makes. The uniform seeded games at every configuration are the
+conformance kit's (tests/conformance/test_conformance.py, test_differential.py).
 
-Both engines play the same random games (2 and 4 players, plus a few 3-player games;
-random obstacle layouts drawn by the numba engine's setup and handed to the reference
-as explicit lists, and empty boards). At every ply the two engines must agree on the
-player to move, the exact set of legal moves (as sorted lists), the scores so far and
-the terminal flag; at the end on the final scores, the score breakdown, the board and
-the markers.
-
-Some games use a biased policy that crowds one player's pieces into a strip along an
-edge, so that bridges (rare in uniform random play) are exercised; some pick moves
-with the numba engine's ``random_move`` to check that its samples are legal.
+- Games biased towards bridges: the mover prefers placements in its own strip along an
+  edge (columns a-c for even seats, rows 1-3 for odd seats), so chains from edge to
+  edge, rare in uniform play, are built and scored. Along the way the numba engine's
+  ``count_moves`` (its fast count) must equal the number of legal moves.
+- Games driven by the numba engine's ``random_move`` (the playout fast path), so its
+  draws are played and compared too.
 """
-import random
-
-import numpy as np
 import pytest
 
-from forumlab.core.rng import make_rng
-from forumlab.engines.forma import kernels as forma_kernels
-from forumlab.engines.forma.data import MAX_MOVES, PASS, decode_move
-from forumlab.engines.forma.game import Forma
+from forumlab.core.registry import create_game
 from forumlab.engines.forma.moves import count_moves
-from forumlab.engines.forma.pieces import square_name
-from forumlab.engines.forma.reference import ReferenceForma
-from forumlab.engines.forma.render import board_contents, marker_owners
-
-GAMES_PER_COUNT = 160  # 2 and 4 players each: 320 games
-GAMES_3P = 20
+from forumlab.testing.differential import differential_game, kernel_sampler
 
 
-def _setup(players: int, game_index: int):
-    """(numba game, reference engine) with the same layout."""
-    seed = 1000 * players + game_index
-    if game_index % 4 == 3:
-        game = Forma(players=players, obstacles="none")
-        ref = ReferenceForma(players, obstacles="none")
-    else:
-        game = Forma(players=players)
-        stones, tower = game.layout(seed)
-        ref = ReferenceForma(players, obstacles=[square_name(q) for q in stones], tower=square_name(tower))
-    return game, game.new_state(seed).array, ref
+def in_strip(text: str, seat: int) -> bool:
+    """Whether a placement's top-left square lies in the seat's strip."""
+    square = text.partition("@")[2]
+    return square[:1] in ("a", "b", "c") if seat % 2 == 0 else square[1:].isdigit() and int(square[1:]) <= 3
 
 
-def _in_strip(move: int, player: int) -> bool:
-    """Whether a placement's anchor lies in the player's strip (columns a-c for even
-    seats, rows 1-3 for odd seats)."""
-    _, _, anchor = decode_move(move)
-    return anchor % 20 < 3 if player % 2 == 0 else anchor // 20 < 3
+class StripBuilder:
+    """Chooses mostly (85 %) a placement in the mover's strip, when there is one; keeps
+    the (live) numba state it was shown, whose result is read after the game."""
+
+    def __init__(self):
+        self.state = None
+
+    def __call__(self, rng, legal, state):
+        self.state = state
+        assert int(count_moves(state.array)) == len(legal)
+        strip = [t for t in legal if in_strip(t, state.current_player)]
+        if strip and rng.random() < 0.85:
+            return strip[rng.randrange(len(strip))]
+        return legal[rng.randrange(len(legal))]
 
 
-def _play_and_compare(players: int, game_index: int) -> None:
-    game, array, ref = _setup(players, game_index)
-    rng = random.Random(game_index * 7919 + players)
-    nrng = make_rng(game_index)
-    biased = game_index % 3 == 1
-    use_numba_sampler = game_index % 5 == 2
-    out = np.empty(MAX_MOVES, dtype=np.int64)
-    ply = 0
-    while True:
-        terminal = bool(forma_kernels.is_terminal(array))
-        assert terminal == ref.is_terminal(), f"game {game_index} ply {ply}: terminal differs"
-        scores = np.zeros(players)
-        forma_kernels.scores(array, scores)
-        assert scores.astype(int).tolist() == ref.scores(), f"game {game_index} ply {ply}: scores differ"
-        if terminal:
-            break
-        assert int(forma_kernels.current_player(array)) == ref.current_player()
-        n = forma_kernels.legal_moves(array, out)
-        mine = out[:n].tolist()
-        theirs = ref.legal_moves()
-        assert n == len(theirs), f"game {game_index} ply {ply}: {n} legal moves vs reference {len(theirs)}"
-        assert mine == theirs, f"game {game_index} ply {ply}: legal move lists differ"
-        assert int(count_moves(array)) == n
-        player = ref.current_player()
-        if use_numba_sampler:
-            move = int(forma_kernels.random_move(array, nrng))
-            assert move in theirs if move != PASS else theirs == [PASS]
-        elif biased and theirs != [PASS] and rng.random() < 0.85:
-            strip = [m for m in theirs if _in_strip(m, player)]
-            move = rng.choice(strip or theirs)
-        else:
-            move = rng.choice(theirs)
-        forma_kernels.apply_move(array, move)
-        ref.apply(move)
-        ply += 1
-    breakdown = ref.score_breakdown()
-    details = game.details(array)
-    for p in range(players):
-        b = breakdown[p]
-        assert details["squares"][p] == b["squares"]
-        assert details["enclosures"][p] == b["enclosures"]
-        assert details["stones"][p] == b["stones"]
-        assert (details["tower"] == p) == bool(b["tower"])
-        assert details["bridges_ns"][p] == b["bridges_ns"]
-        assert details["bridges_ew"][p] == b["bridges_ew"]
-    assert board_contents(array) == ref.board()
-    assert marker_owners(array) == ref.markers()
+@pytest.mark.slow
+@pytest.mark.parametrize("config, games", [({"players": 2}, 10), ({"players": 4}, 10), ({"players": 3}, 3),
+                                           ({"players": 4, "obstacles": "none"}, 3)])
+def test_games_biased_towards_bridges_match_the_reference(config, games):
+    game = create_game("forma", config)
+    bridges = 0
+    for seed in range(500, 500 + games):
+        builder = StripBuilder()
+        differential_game(game, seed, choose=builder)
+        result = builder.state.result()
+        bridges += sum(result["bridges_ns"]) + sum(result["bridges_ew"])
+    assert bridges > 0  # the bias does reach the rule
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
-def test_random_games_match_the_reference(players):
-    for i in range(GAMES_PER_COUNT):
-        _play_and_compare(players, i)
-
-
-@pytest.mark.slow
-def test_three_player_games_match_the_reference():
-    for i in range(GAMES_3P):
-        _play_and_compare(3, i)
+def test_games_played_by_the_numba_sampler_match_the_reference(players):
+    game = create_game("forma", players=players)
+    for seed in range(600, 605):
+        differential_game(game, seed, choose=kernel_sampler(seed))

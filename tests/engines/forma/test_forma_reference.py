@@ -63,7 +63,7 @@ def filler(game: ReferenceForma, zone=RIGHT_HALF) -> int:
     """
     player = game.current_player()
     before = game.score_breakdown()[player]
-    moves = [m for m in game.legal_moves() if m != PASS and set(squares_of(m)) <= zone]
+    moves = [m for m in game.legal_codes() if m != PASS and set(squares_of(m)) <= zone]
     for move in sorted(moves, key=lambda m: (-decode_move(m)[0], m)):
         trial = game.copy()
         trial.apply(move)
@@ -80,7 +80,7 @@ def play(game: ReferenceForma, *plies: str, zone=RIGHT_HALF) -> None:
             game.apply(filler(game, zone))
         else:
             move = code(ply)
-            assert move in game.legal_moves(), f"{ply} is not legal"
+            assert move in game.legal_codes(), f"{ply} is not legal"
             game.apply(move)
 
 
@@ -173,7 +173,7 @@ def test_opening_move_count(players):
             w = 1 + max(c for _, c in cells)
             expected += (21 - h) * (21 - w)
     game = ReferenceForma(players)
-    moves = game.legal_moves()
+    moves = game.legal_codes()
     assert len(moves) == expected
     assert moves == sorted(set(moves))
     # e.g. the monomino fits on all 400 squares, the straight domino at 2 * 20 * 19 anchors
@@ -257,7 +257,7 @@ def test_free_square_goes_to_the_player_who_closes_it():
     assert game.markers()[sq("e5")] == 3 and game.board()[sq("e5")] == FREE
     assert game.score_breakdown()[3]["enclosures"] == 1
     # The marked square is no longer free: player 0 may not cover it with a monomino.
-    assert code("I1/0@e5") not in game.legal_moves()
+    assert code("I1/0@e5") not in game.legal_codes()
     with pytest.raises(ValueError):
         game.apply(code("I1/0@e5"))
 
@@ -292,7 +292,7 @@ def test_square_enclosed_by_the_setup_scores_nobody_and_stays_free():
     assert game.markers()[sq("a1")] == -1
     play(game, "I1/0@e5")
     assert game.scores() == [1, 0, 0, 0] and game.markers()[sq("a1")] == -1
-    assert code("I1/0@a1") in game.legal_moves()
+    assert code("I1/0@a1") in game.legal_codes()
     play(game, "I1/0@a1")  # covering it scores just the square
     assert game.scores() == [1, 1, 0, 0]
     assert game.markers() == [-1] * 400 and game.board()[sq("a1")] == 1
@@ -533,7 +533,7 @@ def play_checking_passes(rng: random.Random) -> int:
     passes = 0
     move = None
     while not game.is_terminal():
-        moves = game.legal_moves()
+        moves = game.legal_codes()
         mover = game.current_player()
         if moves == [PASS]:
             passes += 1
@@ -550,7 +550,7 @@ def play_checking_passes(rng: random.Random) -> int:
     # The game ended as soon as nobody could place: right after a placement, no trailing passes.
     assert move != PASS
     assert not any(can_place_brute(game, p) for p in range(4))
-    assert game.legal_moves() == []
+    assert game.legal_codes() == []
     with pytest.raises(ValueError):
         game.apply(PASS)
     with pytest.raises(ValueError):
@@ -638,4 +638,4 @@ def test_copy_is_independent_and_random_move_is_uniform_choice():
     assert clone.board()[sq("e5")] == 1 and clone.current_player() == 2
     assert game.supply()[1] == list(COPIES_PER_SET)
     a, b = random.Random(7), random.Random(7)
-    assert game.random_move(a) == b.choice(game.legal_moves())
+    assert game.random_move(a) == b.choice(game.legal_codes())

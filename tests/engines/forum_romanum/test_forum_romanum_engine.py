@@ -469,13 +469,6 @@ def test_notation_pattern(label, state):
         assert state.parse(bare) == move
 
 
-@pytest.mark.parametrize("text", ["d4", "5:d4", "0:", "0:d4-", "0:z9", "0:d4-e5"])
-def test_malformed_or_illegal_two_player_moves(text):
-    state = new_state(2)
-    with pytest.raises(IllegalMoveError):
-        state.play(text)
-
-
 def test_illegal_moves_raise_illegal_move_error():
     state = play(new_state(3), ["a1", "b1"])
     for text in ("a1", "b1", "0:c1", "1:c1", "a1-c1", "c1-d1"):

@@ -39,7 +39,7 @@ def play(game: ReferenceForumRomanum, plies: list[str]) -> None:
     """Apply a sequence of plies, each of which must be legal."""
     for ply in plies:
         code = move_code(game, ply)
-        assert code in game.legal_moves(), f"{ply} not legal at ply {game.plies}"
+        assert code in game.legal_codes(), f"{ply} not legal at ply {game.plies}"
         game.apply(code)
 
 
@@ -193,20 +193,20 @@ def test_deadlock_is_rechecked_when_region_empties_and_refills():
 # ---------------------------------------------------------------- turns and moves
 def test_two_player_sub_moves():
     game = ReferenceForumRomanum(2)
-    first = game.legal_moves()
+    first = game.legal_codes()
     assert len(first) == 2 * 49
     assert {decode_move(m)[0] for m in first} == {0, 1}
     assert first == sorted(first)
     game.apply(move_code(game, "1:d4"))  # the player chooses to start with colour 1
     assert game.current_player() == 0
-    assert {decode_move(m)[0] for m in game.legal_moves()} == {0}
-    assert len(game.legal_moves()) == 48
+    assert {decode_move(m)[0] for m in game.legal_codes()} == {0}
+    assert len(game.legal_codes()) == 48
     for wrong in ("1:e5", "2:e5"):
         with pytest.raises(ValueError):
             game.apply(move_code(game, wrong))
     game.apply(move_code(game, "0:e5"))
     assert game.current_player() == 1
-    assert {decode_move(m)[0] for m in game.legal_moves()} == {2, 3}
+    assert {decode_move(m)[0] for m in game.legal_codes()} == {2, 3}
     with pytest.raises(ValueError):
         game.apply(move_code(game, "0:a1"))
     play(game, ["2:a1", "3:b1"])
@@ -222,14 +222,14 @@ def test_two_player_scores_sum_colours_and_settle_mid_turn():
     assert game.colour_scores() == [7, 0, 0, -4]
     assert game.player_scores() == [7, -4]
     assert game.current_player() == 0
-    assert {decode_move(m)[0] for m in game.legal_moves()} == {1}
+    assert {decode_move(m)[0] for m in game.legal_codes()} == {1}
 
 
 def test_placement_to_moving_transition():
     game = ReferenceForumRomanum(3)
     rng = random.Random(3)
     for _ in range(30):
-        moves = game.legal_moves()
+        moves = game.legal_codes()
         assert all(decode_move(m)[1] == PLACE for m in moves)
         assert len(moves) == 49 - game.plies
         game.apply(game.random_move(rng))
@@ -238,7 +238,7 @@ def test_placement_to_moving_transition():
     board = game.board()
     own = [c for c in range(49) if board[c] == 0]
     empty = [c for c in range(49) if board[c] == -1]
-    moves = game.legal_moves()
+    moves = game.legal_codes()
     assert len(moves) == 10 * 19
     assert {decode_move(m)[1] for m in moves} == set(own)
     assert {decode_move(m)[2] for m in moves} == set(empty)
@@ -284,7 +284,7 @@ def test_cap_ends_game_truncated(players, plies):
         assert not game.is_terminal()
     game.apply(game.random_move(rng))
     assert game.is_terminal() and game.truncated
-    assert game.legal_moves() == []
+    assert game.legal_codes() == []
     with pytest.raises(ValueError):
         game.apply(encode_move(0, PLACE, game.board().index(-1)))
 
@@ -337,7 +337,7 @@ def test_random_games_terminate_under_default_cap(players):
         game = ReferenceForumRomanum(players, max_rounds=100)
         rng = random.Random(seed)
         while not game.is_terminal():
-            moves = game.legal_moves()
+            moves = game.legal_codes()
             assert moves and moves == sorted(set(moves))
             move = game.random_move(rng)
             assert move in moves

@@ -1,14 +1,13 @@
-"""The numba engine of Forum Trajanum against the plain-Python reference engine
-(``forumlab/engines/forum_trajanum/reference``, written from the spec alone and used
-here only through its public methods).
+"""Forum Trajanum beyond the conformance kit's differential games (forumlab.testing;
+the uniform seeded games at every configuration of the game's conformance data are
+tests/conformance/test_conformance.py and test_differential.py), against the
+plain-Python reference engine (``forumlab/engines/forum_trajanum/reference``, written
+from the spec alone):
 
-Seeded random games at 2-4 players, in both setup modes (and the introductory game),
-are played in both engines move for move: at every ply both must offer the same legal
-move set (as notation), the same seat to move and the same state summary (the
-reference's ``summary()`` without its internal pending-work stack), and at the end the
-same result. Moves are drawn by ``random.Random`` from the reference's sorted legal
-moves, so neither engine's sampler is trusted. ``determinize`` is compared too: from
-the same random stream both engines resample to the same state.
+- games biased towards building (libraries, doubles, conversions, high tracks, paying
+  citizens), rules that uniform random play rarely reaches, in both setup modes and the
+  introductory game;
+- ``determinize``: from the same random stream both engines resample to the same state.
 """
 import collections
 import random
@@ -21,51 +20,7 @@ from forumlab.core.rng import make_rng
 from forumlab.engines.forum_trajanum import layout as L
 from forumlab.engines.forum_trajanum.reference import ReferenceForumTrajanum
 from forumlab.engines.forum_trajanum.summary import summary
-
-CONFIGS = [{"players": p, "intro": False, "setup": s} for p in (2, 3, 4) for s in ("choose", "fixed")]
-
-
-def reference_summary(ref) -> dict:
-    s = dict(ref.summary())
-    s.pop("stack")  # the reference's own bookkeeping of pending work
-    return s
-
-
-def play_both(config: dict, seed: int, prefer=None) -> int:
-    """Play one seeded game in both engines, asserting agreement; return its plies.
-    ``prefer`` (text -> rank) biases the draw towards higher-ranked plies, to reach
-    rules that random play rarely does."""
-    game = create_game("forum-trajanum", config)
-    state = game.new_state(seed)
-    ref = ReferenceForumTrajanum(**config).new_game(seed)
-    chooser = random.Random(seed * 31 + 7)
-    ply = 0
-    while True:
-        where = f"{config} seed {seed} ply {ply}"
-        assert state.is_terminal == ref.is_terminal(), where
-        assert summary(state.array) == reference_summary(ref), where
-        if state.is_terminal:
-            break
-        assert state.current_player == ref.current_player(), where
-        legal = sorted(ref.legal_moves())
-        assert sorted(state.legal_move_texts()) == legal, where
-        if prefer is not None and chooser.random() < 0.8:
-            best = max(map(prefer, legal))
-            legal = [t for t in legal if prefer(t) == best]
-        text = legal[chooser.randrange(len(legal))]
-        state.play(text)
-        ref.play(text)
-        ply += 1
-    res, expected = state.result(), ref.result()
-    for key, value in expected.items():
-        assert res[key] == value, f"{key}: {where}"
-    return ply
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['setup']}")
-def test_engines_agree_move_for_move(config):
-    for seed in range(2):
-        play_both(config, seed)
+from forumlab.testing.differential import differential_game
 
 
 def builder(text: str) -> int:
@@ -84,20 +39,28 @@ def builder(text: str) -> int:
     return 0 if text in ("env -", "pay -") else 1
 
 
+def prefer_building(rng, legal, state):
+    """Mostly (80 %) a ply of the highest :func:`builder` rank, else any."""
+    if rng.random() < 0.8:
+        best = max(map(builder, legal))
+        legal = [t for t in legal if builder(t) == best]
+    return legal[rng.randrange(len(legal))]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engines_agree_on_building_games_and_the_intro(players):
-    play_both({"players": players, "intro": True, "setup": "choose"}, 50 + players, prefer=builder)
-    play_both({"players": players, "intro": False, "setup": "fixed"}, 60 + players, prefer=builder)
+    differential_game(create_game("forum-trajanum", players=players, intro=True), 50 + players,
+                      choose=prefer_building)
+    differential_game(create_game("forum-trajanum", players=players, setup="fixed"), 60 + players,
+                      choose=prefer_building)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['setup']}")
-def test_engines_agree_on_many_more_games(config):
-    # 6 configurations x 82 = 492 games, 507 with the fast tests above (the target:
-    # at least 500); every eighth one biased towards building, every tenth the intro game.
-    for seed in range(100, 182):
-        cfg = dict(config, intro=seed % 10 == 0)
-        play_both(cfg, seed, prefer=builder if seed % 8 == 0 else None)
+@pytest.mark.parametrize("config", [{"players": p, "setup": s} for p in (2, 3, 4) for s in ("choose", "fixed")],
+                         ids=lambda c: f"{c['players']}p-{c['setup']}")
+def test_engines_agree_on_more_building_games(config):
+    for seed in range(700, 705):
+        differential_game(create_game("forum-trajanum", config, intro=seed % 2 == 0), seed, choose=prefer_building)
 
 
 def tile_types(a: np.ndarray, owner: int) -> collections.Counter:
@@ -131,7 +94,7 @@ def test_determinize_agrees_with_the_reference(config, seed):
                 game.kernels.determinize(view, seat, make_rng(word))
                 ref_view = ref.copy()
                 ref_view = ref_view.determinize(seat, make_rng(word)) or ref_view
-                assert summary(view) == reference_summary(ref_view), where
+                assert summary(view) == ref_view.summary(), where
                 assert np.array_equal(game.observation(view, seat), game.observation(state.array, seat)), where
                 if seat == state.current_player:
                     assert sorted(game.format_move(view, m) for m in view_moves(game, view)) == \

@@ -6,15 +6,12 @@ Worked examples build their position by hand from a fixed-setup game: slots of
 stack holds just the decision the example is about.
 """
 import collections
-import json
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from forumlab.core.errors import ConfigError, IllegalMoveError
+from forumlab.core.errors import ConfigError
 from forumlab.core.registry import create_game
 from forumlab.engines.forum_trajanum import data, moves, scoring
 from forumlab.engines.forum_trajanum import layout as L
@@ -300,15 +297,6 @@ def test_options_and_bad_options():
         assert words in str(exc.value) and "\n" not in str(exc.value)
 
 
-@pytest.mark.parametrize("text", ["", "take", "take a4 c2", "take rv c2", "take c2  rv", "use x", "cit 7",
-                                  "build col@d2", "build bb@c5,c4/b,b", "build bb@c4,c5/yA,b", "pick V+T",
-                                  "pick T+r", "pay 5,1", "env u1", "setup rbgg/1/a1", "keep", "conv B>A"])
-def test_malformed_plies_are_illegal_move_errors(text):
-    state = ForumTrajanum(players=2).new_state(0)
-    with pytest.raises(IllegalMoveError):
-        state.play(text)
-
-
 def _random_game(config, seed):
     state = create_game(NAME, config).new_state(seed)
     chooser = random.Random(seed)
@@ -332,39 +320,6 @@ def test_golden_games(config, plies, scores, active, ranks):
     res = state.result()
     assert (res["plies"], res["scores"], res["active_citizens"], res["ranks"]) == (plies, scores, active, ranks)
     assert [sum(d.values()) for d in res["vp_by_source"]] == scores
-
-
-def test_the_same_game_in_another_process():
-    config = {"players": 4, "intro": False, "setup": "choose"}
-    state, texts = _random_game(config, 5)
-    code = ("import json,sys;from forumlab.core.registry import create_game as c;"
-            "s=c('forum-trajanum',json.loads(sys.argv[1])).new_state(5);[s.play(m) for m in json.loads(sys.argv[2])];"
-            "print(json.dumps([s.result(),s.array.tolist()]))")
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(config), json.dumps(texts)],
-                         capture_output=True, text=True, check=True)
-    result, array = json.loads(out.stdout)
-    assert result == state.result() and np.array_equal(np.array(array), state.array)
-
-
-@pytest.mark.parametrize("bad, words", [("take a4 c2", "ply 2: illegal move 'take a4 c2'"),
-                                        ("use k", "ply 2: illegal move 'use k'"),
-                                        ("keep f6", "ply 2: illegal move 'keep f6'")])
-def test_replay_of_a_bad_record_is_one_line_naming_the_ply(tmp_path, bad, words):
-    from click.testing import CliRunner
-
-    from forumlab.cli import main
-
-    record = {"format": "forumlab-record/1", "game": NAME, "config": {"players": 2, "intro": False,
-                                                                      "setup": "fixed"},
-              "seed": 1, "moves": ["take a1 e1", bad]}
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(record))
-    state = create_game(NAME, record["config"]).new_state(1)
-    assert "take a1 e1" in state.legal_move_texts()
-    result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2
-    lines = [x for x in result.output.splitlines() if x]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]
 
 
 def test_bad_option_on_the_command_line_is_one_line():
@@ -419,13 +374,11 @@ def test_random_move_reads_long_lists_by_window():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players, specs", [
-    (4, ["brs(depth=1)", "paranoid(depth=1)", "maxn(depth=1)", "mcts(iterations=30)"]),
-    (4, ["random", "greedy", "mcts(iterations=30)", "greedy"]),
     (3, ["brs(depth=1)", "paranoid(depth=1)", "maxn(depth=1)"]),
 ])
-def test_every_agent_plays_full_games_at_three_and_four_players(players, specs):
-    # test_agents plays every agent at 2 players and the conformance kit at the default
-    # 3; these lineups put each agent in a full 4-player game too (2-4 players are supported).
+def test_the_minimax_agents_play_a_full_three_player_game(players, specs):
+    # The conformance kit plays every agent at 2 and at 4 players (the fewest and the
+    # most of its configurations); this lineup puts the minimax agents at 3 too.
     from forumlab.agents.registry import create_agent
     from forumlab.arena.match import play_match
 

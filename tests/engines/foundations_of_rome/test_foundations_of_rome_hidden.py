@@ -15,7 +15,6 @@ from forumlab.arena.match import play_match
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.engines.foundations_of_rome import layout as L
-from forumlab.testing.conformance import CHECKS, run_check
 from tests.agents.test_agent_views import ViewSpy, assert_only_own_views_were_handed, spy_views  # noqa: F401
 
 NAME = "foundations-of-rome"
@@ -99,13 +98,6 @@ def test_play_match_hands_each_agent_its_own_view_here_too(spy_views):  # noqa: 
     assert_only_own_views_were_handed()
 
 
-@pytest.mark.parametrize("check", [c for c in CHECKS if c not in ("determinism", "agents")])
-def test_the_conformance_kit_with_draft_and_monuments(check):
-    run_check(NAME, check, configs=[{"players": 3, "draft": True, "modules": ["monuments"]},
-                                    {"players": 4, "modules": ["monuments"], "deed_prices": [0, 0, 1, 1, 5, 9]}],
-              seeds=(3,))
-
-
 # ---- the modules: objectives, roles, invocations and the Consul's piles ------------------
 ALL = ["monuments", "trading", "stealing", "objectives", "invocations", "roles"]
 MODULE_HIDDEN = np.r_[HIDDEN, L.OBJ_DEALT:L.OBJ_DEALT + 2 * L.MAXP, L.OBJ_KEPT:L.OBJ_KEPT + L.MAXP,
@@ -173,11 +165,3 @@ def test_a_reading_agent_learns_nothing_hidden_in_a_module_match():
     reads = _first_reads_of_seat0(create_game(NAME, {"players": 3, "modules": ALL}), SecretReader)
     assert reads[0][0] == reads[1][0] == 0
     assert np.array_equal(reads[0][1], reads[1][1])
-
-
-@pytest.mark.parametrize("check", [c for c in CHECKS if c not in ("determinism", "agents")])
-def test_the_conformance_kit_with_every_module_and_the_consul(check):
-    run_check(NAME, check, configs=[{"players": 3, "modules": ALL},
-                                    {"players": 4, "modules": ALL, "objectives": "public", "draft": True},
-                                    {"players": 1, "modules": ["monuments"], "consul": "challenge"}],
-              seeds=(3,))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import operator
 import re
 
 from forumlab.core.errors import GameOverError, IllegalMoveError
@@ -43,7 +44,7 @@ from .catalogue import (
 from .chance import Chance
 from .colonia import active_citizens, new_player, resources_left, row_active
 from .forum import Forum
-from .options import Options
+from .options import Options, validate
 
 _SHAPE = re.compile(r"^(setup|take|keep|use|cit|conv|build|track|env|pick|pay) \S+( \S+)?$")
 ACTIONS = {"round", "turn", "resolve", "tile_done", "grey", "colour", "track_end", "gain",
@@ -182,8 +183,25 @@ class ReferenceState:
         }
 
     def summary(self) -> dict:
-        """The whole state as plain data, hidden parts included."""
-        return hidden.summary(self, None)
+        """The whole state as plain data, hidden parts included, but for the stack of
+        pending work (this engine's own bookkeeping, which another engine need not have)."""
+        out = hidden.summary(self, None)
+        out.pop("stack")
+        return out
+
+    # ------------------------------------------------------------------ the reference protocol
+    @classmethod
+    def from_config(cls, config: dict, seed: int = 0) -> ReferenceState:
+        """The start of the game ``config`` (a ``Game.config``; ConfigError for bad options)
+        dealt from ``seed`` (decision 1: the numba engine's deal)."""
+        return cls(validate(**config), operator.index(seed))
+
+    @staticmethod
+    def engine_summary(state) -> dict:
+        """The numba engine's position (a forumlab State) in :meth:`summary`'s terms."""
+        from forumlab.engines.forum_trajanum.summary import summary
+
+        return summary(state.array)
 
     def record(self) -> dict:
         return {"format": "forumlab-record/1", "game": GAME_NAME, "config": self.options.config(),

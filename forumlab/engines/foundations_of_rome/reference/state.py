@@ -10,6 +10,7 @@ Build, free actions allowed), ``"answer"`` (the partner of a trade offer answers
 
 from __future__ import annotations
 
+import operator
 import re
 
 from forumlab.core.errors import GameOverError, IllegalMoveError
@@ -40,8 +41,9 @@ from .catalogue import (
     SLOTS,
 )
 from .chance import GAME_NAME, SpecRng, era_pile_sizes
+from .comparable import comparable
 from .grid import grid
-from .options import Options
+from .options import Options, validate
 
 _BUILD = re.compile(r"([A-Z][A-Z0-9]*)@([a-z0-9,]+)")
 _BUY = re.compile(r"D([0-9])")
@@ -313,8 +315,9 @@ class ReferenceState:
 
     def summary(self) -> dict:
         """The whole state as plain data, hidden parts included (pile order, hands,
-        picks, the RNG word): what a differential test compares with another engine."""
-        return {
+        picks, the RNG word), in comparable form (``comparable``): what a differential
+        test compares with another engine."""
+        return comparable({
             "phase": self.phase, "player": self.player, "era": self.era,
             "final_turns_left": self.final_turns_left, "main_actions": self.main_actions,
             "plies": self.plies, "truncated": self.truncated,
@@ -327,7 +330,7 @@ class ReferenceState:
             "slots": list(self.slots), "piles": [list(p) for p in self.piles],
             "hands": [list(h) for h in self.hands], "picks": list(self.picks),
             "rng": self.rng.word,
-        } | self._module_summary()
+        } | self._module_summary())
 
     def _module_summary(self) -> dict:
         """The modules' part of ``summary`` (only the modules in play, so that a base
@@ -377,6 +380,20 @@ class ReferenceState:
         """
         hidden.determinize(self, seat, rng)
         return self
+
+    # ------------------------------------------------------------------ the reference protocol
+    @classmethod
+    def from_config(cls, config: dict, seed: int = 0) -> ReferenceState:
+        """The start of the game ``config`` (a ``Game.config``; ConfigError for bad options)
+        dealt from ``seed`` (decision 1: the numba engine's deal)."""
+        return cls(validate(**config), operator.index(seed))
+
+    @staticmethod
+    def engine_summary(state) -> dict:
+        """The numba engine's position (a forumlab State) in :meth:`summary`'s terms."""
+        from .engine_view import engine_summary
+
+        return engine_summary(state)
 
     def copy(self) -> ReferenceState:
         """An independent copy."""
