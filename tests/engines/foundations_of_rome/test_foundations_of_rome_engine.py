@@ -5,8 +5,6 @@ Positions for the examples are built on a fresh state by hand (lots owned and
 buildings put with the engine's own build effect), so each test reads like the
 spec's example."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -280,18 +278,6 @@ def test_bad_options_are_one_line_config_errors(options, words):
         create_game(NAME, {"players": 3, **options})
     assert words in str(exc.value) and "\n" not in str(exc.value)
 
-
-@pytest.mark.parametrize("text", ["", "i", "D0", "D7", "D01", "R3L@c4,c3,d4", "R3L@c3,c4", "R9@a1",
-                                  "R1@z9", "R1@a9", "R1@a0", "K:", "K:a1,a2", "R1@a1,", "I "])
-def test_malformed_moves_are_illegal_move_errors(text):
-    game = FoundationsOfRome(players=3)
-    state = game.new_state(0)
-    state.play("I")
-    with pytest.raises(IllegalMoveError) as exc:
-        state.play(text)
-    assert "malformed" in str(exc.value) or "not legal" in str(exc.value) or "shape" in str(exc.value)
-
-
 def test_notation_round_trips_on_the_10x10_city():
     game = FoundationsOfRome(players=5, modules=["monuments"])
     state = game.new_state(3)
@@ -306,8 +292,7 @@ def test_identical_copies_are_one_move():
     assert sorted(t for t in texts(state) if t.endswith("@a1")) == sorted(
         f"{c}@a1" for c in CODE_NAMES if c in ("R1", "C1", "V1F", "V1L", "V1M", "V1G"))
 
-
-# ---- replay and determinism ----------------------------------------------------------
+# ---- random games (replay and determinism: the conformance kit) -------------------------
 def _random_texts(game, seed, plies=10_000):
     state = game.new_state(seed)
     rng = make_rng(seed + 99)
@@ -317,27 +302,6 @@ def _random_texts(game, seed, plies=10_000):
         out.append(game.format_move(state.array, move))
         state.play(move)
     return state, out
-
-
-def test_replay_of_config_seed_moves_is_identical():
-    game = FoundationsOfRome(players=4, modules=["monuments"], draft=True)
-    state, moves_played = _random_texts(game, 8)
-    again = FoundationsOfRome.from_config(json.loads(json.dumps(game.config))).new_state(8)
-    for text in moves_played:
-        again.play(text)
-    assert np.array_equal(again.array, state.array) and again.result() == state.result()
-    assert state.result()["terminal"]
-
-
-def test_the_same_game_in_another_process():
-    game = FoundationsOfRome(players=3, modules=["monuments"])
-    state, moves_played = _random_texts(game, 5)
-    code = ("import json,sys;from forumlab.engines.foundations_of_rome.game import FoundationsOfRome as F;"
-            "g=F(**json.loads(sys.argv[1]));s=g.new_state(5);[s.play(m) for m in json.loads(sys.argv[2])];"
-            "print(json.dumps(s.result()))")
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(game.config), json.dumps(moves_played)],
-                         capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == state.result()
 
 
 def test_max_turns_truncates_without_scoring():
@@ -390,26 +354,6 @@ def test_determinize_redeals_piles_and_unseen_hands_but_keeps_the_observation():
     unlocated = lambda x: sorted(piles(x) + [int(x[L.PICK])] + [  # noqa: E731
         int(x[L.HANDS + 6 * q + j]) for q in (0, 2) for j in range(int(x[L.HAND_N + q]))])
     assert unlocated(view) == unlocated(a)
-
-
-@pytest.mark.parametrize("bad, words", [("R9@a1", "ply 4: illegal move 'R9@a1': malformed"),
-                                        ("D6", "ply 4: illegal move 'D6'"),
-                                        ("R1@a1,a2", "ply 4: illegal move 'R1@a1,a2'")])
-def test_replay_of_a_bad_record_is_one_line_naming_the_ply(tmp_path, bad, words):
-    from click.testing import CliRunner
-
-    from forumlab.cli import main
-
-    game = FoundationsOfRome(players=2, deed_prices=[90, 90, 90, 90, 90, 90])
-    record = {"format": "forumlab-record/1", "game": NAME, "config": game.config, "seed": 1,
-              "moves": ["I", "I", "I", bad]}
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(record))
-    result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2
-    lines = [x for x in result.output.splitlines() if x]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0]
-
 
 def test_render_shows_city_deed_board_piles_and_supplies():
     game = FoundationsOfRome(players=3, modules=["monuments"], deed_prices=[1, 2, 3, 4, 5, 6])

@@ -139,40 +139,6 @@ def test_a_consul_result_is_cooperative():
 
 
 # ---- bad input --------------------------------------------------------------------------------
-def _bad_record_position():
-    """A 3-player game with every module after the keeps and seat 0's Income (plies 7)."""
-    game = FoundationsOfRome(players=3, modules=ALL)
-    state = game.new_state(1)
-    while state.array[L.PHASE] in (L.PH_OBJ, L.PH_ROLE):
-        state.play(int(state.legal_moves()[0]))
-    state.play("I")
-    return game, state
-
-
-@pytest.mark.parametrize("bad, why", [
-    ("T2:a1/-", "a lot seat 1 does not own"),
-    ("T2:$99/-", "malformed silver"),
-    ("T2:F4/-", "a token side it does not hold"),
-    ("U:G3", "an invocation it does not hold"),
-    ("Yes", "a malformed answer"),
-    ("Y", "an answer nobody asked for"),
-    ("T1:-/-", "nothing for nothing"),
-    ("T7:-/$1", "a seat out of range"),
-])
-def test_bad_module_moves_are_illegal_with_their_ply(tmp_path, bad, why):
-    game, state = _bad_record_position()
-    with pytest.raises(IllegalMoveError):
-        state.play(bad)
-    record = {"format": "forumlab-record/1", "game": NAME, "config": game.config, "seed": 1,
-              "moves": state.move_texts() + [bad]}
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(record))
-    result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2, why
-    lines = [x for x in result.output.splitlines() if x]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and f"ply {len(record['moves'])}" in lines[0]
-
-
 def test_a_steal_without_a_token_and_a_spent_invocation_are_illegal():
     game = FoundationsOfRome(players=3, modules=["stealing", "invocations"])
     state = in_play(game)
