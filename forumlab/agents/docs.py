@@ -80,16 +80,20 @@ _MCTS_NOTES = """\
 ## `mcts`
 
 One numba implementation of UCT with a reward vector per seat (`reward=win`, `rank` or
-`score`). Leaves are scored by a rollout (`rollout=random`; `heuristic`: epsilon-greedy;
-`sample`: each ply the best of `samples` random moves by the mover's one-ply heuristic),
-optionally cut off after `cutoff` plies and scored by the heuristic, or by the heuristic
-at once (`rollout=none`). Options: best-first move ordering near the root (`order_depth`)
-with progressive widening (`widen`), implicit minimax backups (`imm`), progressive
-history, tree reuse between moves, a depth limit (`tree_depth`) with deepening of the
-lines the search keeps returning to (`deepen`), and settings that apply only when a
-move's budget is long (`long_cutoff`, `long_proposals`, gated by `long_min_seconds` /
-`long_min_iterations`, read from the budget given, never from the machine's speed, so a
-short search is unchanged bit for bit).
+`score`), written as named phases (forumlab/search/mcts/: selection, expansion, leaf
+evaluation, backup, tree reuse) whose options are declared once, in
+forumlab/search/mcts/options.py. Leaves are scored by a rollout (`rollout=random`;
+`heuristic`: epsilon-greedy; `sample`: each ply the best of `samples` random moves by the
+mover's one-ply heuristic), optionally cut off after `cutoff` plies and scored by the
+heuristic, or by the heuristic at once (`rollout=none`). Options: best-first move
+ordering near the root (`order_depth`) with progressive widening (`widen`), implicit
+minimax backups (`imm`), progressive history, tree reuse between moves, a depth limit
+(`tree_depth`) with deepening of the lines the search keeps returning to (`deepen`), and
+rollout proposals that apply only when a move's budget is long (`long_proposals`, gated
+by `long_min_seconds` / `long_min_iterations`, read from the budget given, never from the
+machine's speed, so a short search is unchanged bit for bit). Options that were built for
+one experiment and measured no gain are gone; what they did and what they measured is in
+[the notebook](notebook/mcts-removed-options.md).
 
 Memory: `8 × (10 + 2 × players)` bytes per node, at most one node per iteration, capped
 by `max_nodes`. `threads=k` runs k root-parallel searches from the same root, each with

@@ -30,26 +30,12 @@ import numpy as np
 from ..core.errors import ForumlabError
 from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
-from ..search.rewards import REWARD_NAMES, REWARD_SHARED
+from ..search.mcts.options import OPTIONS, long_values
 from .base import Agent, Param
 
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
-MAX_THREADS = 64
-# Upper bounds of the parameters, chosen so that every value allowed keeps the kernels'
-# arithmetic in range (int64 counters, float64 products such as widen * sqrt(visits),
-# which the kernel turns into an int64) while leaving far more room than any search
-# uses; a value beyond them is refused with one line instead of failing in every search.
-MAX_COUNT = 1 << 62  # iterations and visit thresholds (int64 counters)
-MAX_SECONDS = 1e6  # time budgets (about 11.6 days a move)
-MAX_WEIGHT = 1e6  # c, widen, history: times sqrt(visits) <= 2**31 stays below 2**63
-MAX_HSCALE = 1e9  # score points per logistic unit
-MAX_MOVES = 1 << 16  # counts of moves (samples, proposals, replies): above every move list
-MAX_PLIES = 1 << 20  # depths and rollout plies
-MAX_NODES = 1 << 40  # node table size (memory runs out long before)
-_ROLLOUTS = {"random": kernel.ROLLOUT_RANDOM, "heuristic": kernel.ROLLOUT_HEURISTIC,
-             "none": kernel.ROLLOUT_NONE, "sample": kernel.ROLLOUT_SAMPLED}
 
 
 class MCTSAgent(Agent):
@@ -57,86 +43,9 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
-    params = {
-        "iterations": Param(1000, "iterations per move (when time is 0)", low=1, high=MAX_COUNT),
-        "time": Param(0.0, "wall-clock seconds per move; overrides iterations when > 0", low=0.0,
-                      high=MAX_SECONDS),
-        "cpu_time": Param(0.0, "CPU seconds of the searching thread per move; overrides iterations when > 0",
-                          low=0.0, high=MAX_SECONDS),
-        "c": Param(0.7, "UCB1 exploration constant (rewards are in [0, 1])", low=0.0, high=MAX_WEIGHT),
-        "rollout": Param("random", "rollout policy: random | heuristic (epsilon-greedy one-ply) "
-                                   "| sample (best of `samples` random moves by the one-ply heuristic) "
-                                   "| none (heuristic at the leaf)", choices=tuple(_ROLLOUTS)),
-        "samples": Param(8, "random moves scored per ply of a rollout=sample rollout", low=1, high=MAX_MOVES),
-        "proposals": Param(0, "of those samples, how many come from the game's proposal of contested moves "
-                              "(a game without one proposes uniformly random moves)", low=0, high=MAX_MOVES),
-        "epsilon": Param(0.2, "random-move probability of the heuristic rollout", low=0.0, high=1.0),
-        "cutoff": Param(0, "rollout plies before the heuristic scores the position (0 = to the end)", low=0,
-                        high=MAX_PLIES),
-        "long_cutoff": Param(-1, "the cutoff of a move whose budget is long (long_min_seconds, "
-                                 "long_min_iterations); -1 = cutoff at every budget: rollouts that "
-                                 "look further pay only when there is time for many of them",
-                             low=-1, high=MAX_PLIES),
-        "long_proposals": Param(-1, "the proposals of a move whose budget is long (the long_cutoff gate); "
-                                    "-1 = proposals at every budget", low=-1, high=MAX_MOVES),
-        "long_min_seconds": Param(0.0, "under a time or cpu_time budget, use long_cutoff and "
-                                       "long_proposals only when the move's budget is at least this many "
-                                       "seconds (0 = any budget)",
-                                  low=0.0, high=MAX_SECONDS),
-        "long_min_iterations": Param(0, "under an iteration budget, use long_cutoff and long_proposals "
-                                        "only when the move's budget is at least this many iterations "
-                                        "(0 = any budget)", low=0, high=MAX_COUNT),
-        "reward": Param("win", "win | rank | score; rank also scores cut-off positions as an expected rank "
-                               "(mean chance of being ahead of each other seat)",
-                        choices=tuple(REWARD_NAMES)),
-        "hscale": Param(8.0, "score points per logistic unit when scoring cut-off positions",
-                        low=0.0, low_open=True, high=MAX_HSCALE),
-        "tree_depth": Param(0, "deepest tree level that gets children (0 = no limit); "
-                               "deeper positions are scored as leaves", low=0, high=MAX_PLIES),
-        "deepen": Param(0, "visits after which a leaf at the tree_depth limit (or a multiple of it) grows "
-                           "tree_depth more plies, best-first (0 = never): more time buys depth", low=0,
-                         high=MAX_COUNT),
-        "deepen_after": Param(0, "root visits (iterations, reused ones included) before any leaf deepens "
-                                 "(0 = at once): short searches keep the tree_depth tree",
-                               low=0, high=MAX_COUNT),
-        "deepen_min_seconds": Param(0.0, "under a time or cpu_time budget, deepen only when the move's "
-                                         "budget is at least this many seconds (0 = any budget)", low=0.0,
-                                      high=MAX_SECONDS),
-        "deepen_min_iterations": Param(0, "under an iteration budget, deepen only when the move's budget is "
-                                          "at least this many iterations (0 = any budget)",
-                                        low=0, high=MAX_COUNT),
-        "order_sample": Param(0, "a node that deepening opens (at depth order_depth or more) orders "
-                                 "this many of its legal moves, drawn uniformly, instead of all of them "
-                                 "(0 = all): deepening then costs little where moves number thousands; "
-                                 "in a search that deepens, tree reuse is off: a kept node may have "
-                                 "been ordered from a sample", low=0, high=MAX_MOVES),
-        "random_ties": Param(False, "best-first orders put moves of equal one-ply value in random order "
-                                    "(drawn from the search's RNG), not move-list order: a widened node "
-                                    "then opens a uniform draw of each tied class, not the same run of "
-                                    "near-identical moves in every search"),
-        "hrelative": Param(False, "score cut-off positions by the heuristic margin gained since the root "
-                                  "(with reward=rank: each pair's gap gained), not the margin itself"),
-        "imm": Param(0.0, "implicit-minimax weight alpha in [0, 1] (0 = off)", low=0.0, high=1.0),
-        "order_depth": Param(0, "tree depth above which children are expanded best-first by the heuristic",
-                             low=0, high=MAX_PLIES),
-        "widen": Param(0.0, "progressive unpruning of best-first nodes: "
-                             "open 1 + widen*sqrt(visits) children (0 = all)", low=0.0, high=MAX_WEIGHT),
-        "replies": Param(0, "most children a best-first node of another seat opens, its best by its own "
-                            "one-ply heuristic (0 = as widen allows; 1 = expect greedy's move: an "
-                            "opponent model, strong against greedy seats, weak against searching ones)",
-                         low=0, high=MAX_MOVES),
-        "history": Param(0.0, "progressive-history weight, for large branching (0 = off)", low=0.0,
-                         high=MAX_WEIGHT),
-        "reuse": Param(True, "keep the subtree of the position reached between moves"),
-        "ismcts": Param("auto", "information-set MCTS: auto (hidden-information games) | true | false",
-                        choices=("auto", True, False)),
-        "max_nodes": Param(2_000_000, "node table size of each thread's tree; "
-                                      "the tree stops growing when full", low=2, high=MAX_NODES),
-        "threads": Param(1, "root-parallel searches, one tree each "
-                            f"(up to max_nodes nodes per thread, 1..{MAX_THREADS}); "
-                            "iterations is their total, time and cpu_time bound each thread",
-                         low=1, high=MAX_THREADS),
-    }
+    # One Param per option of the table (forumlab.search.mcts.options), under its name.
+    params = {o.name: Param(o.default, o.help, kind=o.kind, low=o.low, high=o.high, low_open=o.low_open,
+                            choices=o.choices) for o in OPTIONS}
 
     def __init__(self, seed: int = 0, **options):
         super().__init__(seed, **options)  # checks each parameter against its declaration
@@ -183,21 +92,12 @@ class MCTSAgent(Agent):
         # trees whatever the scheduling.
         total = o["iterations"]
         shares = [total // threads + (1 if i < total % threads else 0) for i in range(threads)]
-        settings = kernel.make_settings(
-            c=o["c"], ismcts=ismcts, observer=state.current_player, rollout=_ROLLOUTS[o["rollout"]],
-            epsilon=o["epsilon"], cutoff=rollout_cutoff(o),
-            # a cooperative game has one shared value: every seat plays for the team
-            reward_kind=REWARD_SHARED if game.cooperative else REWARD_NAMES[o["reward"]],
-            hscale=o["hscale"], history_weight=o["history"], imm_alpha=o["imm"],
-            order_depth=o["order_depth"], widen=o["widen"], hrelative=o["hrelative"],
-            max_depth=o["tree_depth"], deepen=o["deepen"] if budget_deepens(o) else 0, samples=o["samples"],
-            deepen_after=o["deepen_after"], replies=o["replies"], proposals=rollout_proposals(o),
-            order_sample=o["order_sample"], random_ties=o["random_ties"],
-        )
-        # A kept subtree's nodes sit nearer the root than when they were expanded: when
-        # this search's deepening orders nodes from a sample, its new root may be one, and
-        # a root must weigh every legal move, so such a search starts a fresh tree.
-        reuse = o["reuse"] and not (settings.order_sample > 0 and settings.deepen > 0)
+        values = {**o, **long_values(o),
+                  "ismcts": ismcts,
+                  # a cooperative game has one shared value: every seat plays for the team
+                  "reward": "shared" if game.cooperative else o["reward"]}
+        settings = kernel.settings_from(values, observer=state.current_player)
+        reuse = o["reuse"]
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag
 
@@ -249,50 +149,6 @@ class MCTSAgent(Agent):
             "thread_cpu_seconds": [r[1] for r in results],
         }
         return move
-
-
-def budget_reaches(o: dict, gate: str) -> bool:
-    """Whether the budget of a move searched with the parameters ``o`` opens ``gate``.
-
-    The gate looks at the budget the move is given, never at how fast the machine is
-    or how busy: seconds of ``time`` or ``cpu_time`` (the smaller, when both are set)
-    against ``{gate}_min_seconds``, else ``iterations`` against ``{gate}_min_iterations``.
-    Why: a setting that pays at a second per move can cost at a fifth of one
-    (docs/notebook/search.md), so short searches keep the settings they were tuned with,
-    exactly.
-    """
-    seconds = [float(o[k]) for k in ("time", "cpu_time") if float(o[k]) > 0]
-    if seconds:
-        return min(seconds) >= float(o[f"{gate}_min_seconds"])
-    return int(o["iterations"]) >= int(o[f"{gate}_min_iterations"])
-
-
-def budget_deepens(o: dict) -> bool:
-    """Whether a move searched with the parameters ``o`` may deepen (``deepen``)."""
-    return budget_reaches(o, "deepen")
-
-
-def long_setting(o: dict, name: str) -> int:
-    """The value of the integer parameter ``name`` for a move searched with the parameters
-    ``o``: ``long_{name}`` when it is set (not -1) and the move's budget opens the ``long``
-    gate, else ``name`` itself."""
-    if int(o[f"long_{name}"]) >= 0 and budget_reaches(o, "long"):
-        return int(o[f"long_{name}"])
-    return int(o[name])
-
-
-def rollout_cutoff(o: dict) -> int:
-    """The rollout cutoff of a move searched with the parameters ``o``: ``long_cutoff``
-    when it is set and the move's budget is long, else ``cutoff``."""
-    return long_setting(o, "cutoff")
-
-
-def rollout_proposals(o: dict) -> int:
-    """The rollout proposals of a move searched with the parameters ``o``:
-    ``long_proposals`` when it is set and the move's budget is long, else ``proposals``.
-    Why a gate: in 4-player Forma the tower-taking proposal paid at 1 s per move, where
-    nothing says it pays at 0.1 s (docs/notebook/search.md)."""
-    return long_setting(o, "proposals")
 
 
 class _Search:

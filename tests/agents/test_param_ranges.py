@@ -68,9 +68,9 @@ def _budget(name: str, key: str) -> dict:
             extra["time"] = 0.05
         elif key in ("samples", "proposals", "long_proposals"):
             extra["rollout"] = "sample"
-        elif key in ("widen", "replies", "order_sample"):  # used by best-first nodes only
+        elif key in ("widen", "replies"):  # used by best-first nodes only
             extra.update(order_depth=2, tree_depth=1, deepen=1)
-        elif key in ("deepen", "deepen_after"):
+        elif key == "deepen":
             extra["tree_depth"] = 1
         extra.pop(key, None)
         return extra

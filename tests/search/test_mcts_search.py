@@ -3,11 +3,11 @@ reproducibility, and finding an obvious best move in Forma (iteration budgets on
 import numpy as np
 import pytest
 
-from forumlab.agents import mcts as agent_module
 from forumlab.agents.registry import create_agent
 from forumlab.agents.spec import AgentSpecError
 from forumlab.core.registry import create_game
 from forumlab.search import mcts as kernel
+from forumlab.search.mcts.options import budget_is_long, long_values
 from forumlab.search.rewards import (
     REWARD_RANK,
     heuristic_base,
@@ -145,184 +145,6 @@ def test_deepen_grows_whole_steps_of_tree_depth():
     assert all(nodes[i, kernel.F_VISITS] <= 1 for i in ply3_leaves)
 
 
-@pytest.mark.parametrize("held, deepening", [
-    ("deepen=30, deepen_after=3001", "deepen=30"),  # the search is shorter than deepen_after
-    # an iteration budget one short of deepen_min_iterations; one that reaches it deepens
-    ("deepen=30, deepen_min_iterations=3001", "deepen=30, deepen_min_iterations=3000"),
-])
-def test_a_gate_that_holds_deepening_back_builds_the_tree_without_deepen(held, deepening):
-    """A search the gate holds back builds exactly the tree that deepen=0 builds (same
-    nodes, same visits, same move); the same search with the gate open deepens."""
-    state = forma_position()
-    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, {})"
-    plain = create_agent(spec.format("deepen=0"), seed=4)
-    short = create_agent(spec.format(held), seed=4)
-    deep = create_agent(spec.format(deepening), seed=4)
-    moves = [a.act(state) for a in (plain, short, deep)]
-    used = int(plain._tree[2][0])
-    assert int(short._tree[2][0]) == used and moves[1] == moves[0]
-    assert (short._tree[0][:used] == plain._tree[0][:used]).all()
-    assert _depths(deep._tree[0], int(deep._tree[2][0])).max() >= 4
-
-
-def test_order_sample_orders_a_sample_only_where_deepening_grew_the_tree():
-    """With order_sample=64 every node that deepening opened (ply 2 and below) chooses
-    its children from 64 distinct legal moves, best-first by the mover's one-ply
-    heuristic; the two fully ordered plies above keep their whole orders."""
-    state = forma_position()
-    spec = "mcts(iterations=3000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, deepen=30, {})"
-    sampled = create_agent(spec.format("order_sample=64"), seed=4)
-    sampled.act(state)
-    nodes, _, meta, pool = sampled._tree
-    used = int(meta[0])
-    depth = _depths(nodes, used)
-    assert depth.max() >= 4
-    grown = [i for i in range(used) if nodes[i, kernel.F_CHILD] != -1]
-    deep = [i for i in grown if depth[i] >= 2]
-    assert deep
-    for i in grown:
-        assert nodes[i, kernel.F_PERM] < 0  # best-first everywhere
-        assert (nodes[i, kernel.F_NLEGAL] == 64) == (depth[i] >= 2)
-    width = kernel.order_width(pool)
-    orders = pool.reshape(pool.size)
-    game = state.game
-    for i in deep:
-        # The node's position: replay the moves from the root.
-        path, j = [], i
-        while j != 0:
-            path.append(int(nodes[j, kernel.F_MOVE]))
-            j = int(nodes[j, kernel.F_PARENT])
-        position = state.array.copy()
-        for move in reversed(path):
-            game.kernels.apply_move(position, move)
-        slot = -1 - int(nodes[i, kernel.F_PERM])
-        order = orders[slot * width:slot * width + 64]
-        buf = np.empty(game.kernels.max_moves, dtype=np.int64)
-        legal = set(buf[:game.kernels.legal_moves(position, buf)].tolist())
-        assert len(set(order.tolist())) == 64 and set(order.tolist()) <= legal
-        mover = int(nodes[nodes[i, kernel.F_CHILD], kernel.F_MOVER])  # the seat to move there
-        values = []
-        for move in order.tolist():
-            child = position.copy()
-            game.kernels.apply_move(child, move)
-            values.append(game.kernels.heuristic(child, mover))
-        assert values == sorted(values, reverse=True)
-
-
-def test_order_sample_is_reproducible_and_off_by_default():
-    """Same seed, same tree bit for bit; order_sample=0 is the search without it, and a
-    sample at least as large as every move list changes nothing either."""
-    state = forma_position()
-    spec = "mcts(iterations=1500, order_depth=2, widen=0.3, tree_depth=2, reuse=false, deepen=30{})"
-    trees = []
-    for extra in ("", ", order_sample=0", ", order_sample=40000", ", order_sample=64", ", order_sample=64"):
-        agent = create_agent(spec.format(extra), seed=4)
-        agent.act(state)
-        used = int(agent._tree[2][0])
-        trees.append(agent._tree[0][:used].copy())
-    assert all(t.shape == trees[0].shape and (t == trees[0]).all() for t in trees[1:3])
-    assert trees[3].shape == trees[4].shape and (trees[3] == trees[4]).all()
-    assert not (trees[3].shape == trees[0].shape and (trees[3] == trees[0]).all())
-
-
-def test_order_sample_starts_every_search_from_a_fresh_tree():
-    """A kept subtree's root was ordered from a sample when deepening opened it; a root
-    must weigh every move, so with order_sample and deepen the search never reuses its
-    tree (without deepen nothing is sampled, and the tree is kept as usual)."""
-    game = create_game("forma", {"players": 2})
-    state = game.new_state(1)
-    spec = "mcts(iterations=1000, order_depth=2, widen=0.3, {})"
-    for extra, reuses in (("tree_depth=2, deepen=30", True), ("tree_depth=2, deepen=30, order_sample=64", False),
-                          ("tree_depth=4, deepen=0, order_sample=64", True)):
-        me = create_agent(spec.format(extra), seed=4)
-        other = create_agent("greedy", seed=4)
-        position = state.copy()
-        kept = []
-        for _ in range(3):
-            position.play(me.act(position))
-            kept.append(me.last_search["reused_nodes"])
-            position.play(other.act(position))
-        assert (max(kept) > 1) is reuses
-
-
-def _root_order(spec, state, seed):
-    """The root's best-first order (its slot of the ordering pool) after one search."""
-    agent = create_agent(spec, seed=seed)
-    agent.act(state)
-    nodes, _, _, pool = agent._tree
-    assert nodes[0, kernel.F_PERM] == -1  # the root was ordered first: slot 0
-    width = kernel.order_width(pool)
-    return pool.reshape(pool.size)[:min(width, state.legal_moves().size)].tolist()
-
-
-def test_random_ties_shuffle_equally_valued_moves_and_only_them():
-    """On an empty 4-player board 84 of the best opening placements are worth the same to
-    the one-ply heuristic. Without random_ties the root opens them in move-list order in
-    every search; with it each search draws its own front of the tied class (the same
-    for the same seed), and the order stays best-first by value either way."""
-    game = create_game("forma", {"players": 4, "obstacles": "none"})
-    state = game.new_state(1)
-    listed = {m: i for i, m in enumerate(state.legal_moves().tolist())}
-    spec = "mcts(iterations=50, order_depth=1, widen=0.3, tree_depth=2, reuse=false{})"
-    for flag in ("", ", random_ties=false", ", random_ties=true"):
-        order = _root_order(spec.format(flag), state, seed=4)
-        values = [heuristic_after(state, m) for m in order]
-        assert values == sorted(values, reverse=True)
-        tied = [m for m, v in zip(order, values) if v == values[0]]
-        assert len(tied) > 50  # more than a 1 s search opens at the root
-        in_list_order = [listed[m] for m in tied] == sorted(listed[m] for m in tied)
-        assert in_list_order is (flag != ", random_ties=true")
-    first = _root_order(spec.format(", random_ties=true"), state, seed=4)
-    assert _root_order(spec.format(", random_ties=true"), state, seed=4) == first
-    assert _root_order(spec.format(", random_ties=true"), state, seed=5)[:10] != first[:10]
-
-
-def test_deepen_after_counts_root_visits_before_any_leaf_grows():
-    """With deepen_after=2000 of 4000 iterations the tree deepens, but nothing below
-    the depth limit can have been visited in the first 2000 iterations: the visits
-    of all ply-3 nodes add up to at most 4000 - 2000."""
-    state = forma_position()
-    agent = create_agent("mcts(iterations=4000, order_depth=2, widen=0.3, tree_depth=2, reuse=false, "
-                         "deepen=30, deepen_after=2000)", seed=4)
-    agent.act(state)
-    nodes, _, meta, _ = agent._tree
-    used = int(meta[0])
-    depth = _depths(nodes, used)
-    assert depth.max() >= 4
-    assert 0 < nodes[:used][depth == 3, kernel.F_VISITS].sum() <= 4000 - 2000
-
-
-@pytest.mark.parametrize("budget, deepens", [
-    ({"cpu_time": 0.2}, False), ({"cpu_time": 0.5}, True), ({"cpu_time": 1.0}, True),
-    ({"time": 1.0}, True), ({"time": 1.0, "cpu_time": 0.2}, False),  # the smaller one ends the search
-    ({"cpu_time": 0.2, "iterations": 100_000}, False),  # a time budget overrides iterations
-    ({"iterations": 7999}, False), ({"iterations": 8000}, True),
-])
-def test_the_deepening_gate_reads_the_budget_given(budget, deepens):
-    """deepen_min_seconds gates time budgets, deepen_min_iterations iteration budgets:
-    the gate reads the budget the move is given, so a busy machine cannot change it."""
-    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "deepen_min_seconds": 0.5,
-         "deepen_min_iterations": 8000, **budget}
-    assert agent_module.budget_deepens(o) is deepens
-    assert agent_module.budget_deepens({**o, "deepen_min_seconds": 0.0, "deepen_min_iterations": 0})
-
-
-@pytest.mark.parametrize("budget, cutoff", [
-    ({"cpu_time": 0.2}, 4), ({"cpu_time": 0.999}, 4), ({"cpu_time": 1.0}, 16), ({"time": 2.0}, 16),
-    ({"time": 2.0, "cpu_time": 0.5}, 4),  # the smaller budget ends the search
-    ({"iterations": 24_999}, 4), ({"iterations": 25_000}, 16),
-])
-def test_the_rollout_horizon_gate_reads_the_budget_given(budget, cutoff):
-    """long_cutoff replaces cutoff only for a move whose budget is long: seconds against
-    long_min_seconds, iterations against long_min_iterations; -1 turns it off."""
-    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "cutoff": 4, "long_cutoff": 16,
-         "long_min_seconds": 1.0, "long_min_iterations": 25_000, **budget}
-    assert agent_module.rollout_cutoff(o) == cutoff
-    assert agent_module.rollout_cutoff({**o, "long_cutoff": -1}) == 4
-    assert agent_module.rollout_cutoff({**o, "long_cutoff": 0, "long_min_seconds": 0.0,
-                                        "long_min_iterations": 0}) == 0  # 0 = rollouts to the end
-
-
 def same_search(state, plain, gated):
     """Assert that two 2-player agents search ``state`` exactly alike (same move, nodes,
     visits and reward sums); return the root's reward sums."""
@@ -335,34 +157,20 @@ def same_search(state, plain, gated):
     return plain._tree[1][0, :2].copy()
 
 
-@pytest.mark.parametrize("held, opened", [
-    ("long_cutoff=12, long_min_iterations=1501", "long_cutoff=12, long_min_iterations=1500"),
-])
-def test_a_held_rollout_gate_builds_the_tree_of_the_short_cutoff(held, opened):
-    """Below the gate a search is the cutoff=2 search exactly (same nodes, visits,
-    rewards and move); at the gate it is the cutoff=12 search exactly."""
-    state = forma_position()
-    spec = "mcts(iterations=1500, rollout=sample, reuse=false, {})"
-    pairs = [(create_agent(spec.format("cutoff=2"), seed=6), create_agent(spec.format(f"cutoff=2, {held}"), seed=6)),
-             (create_agent(spec.format("cutoff=12"), seed=6),
-              create_agent(spec.format(f"cutoff=2, {opened}"), seed=6))]
-    roots = [same_search(state, plain, gated) for plain, gated in pairs]
-    assert not np.array_equal(*roots)  # the two horizons search differently
-
-
 @pytest.mark.parametrize("budget, proposals", [
     ({"cpu_time": 0.1}, 0), ({"cpu_time": 0.2}, 0), ({"cpu_time": 0.999}, 0), ({"cpu_time": 1.0}, 1),
     ({"time": 0.2, "cpu_time": 1.0}, 0),  # the smaller budget ends the search
     ({"iterations": 7_999}, 0), ({"iterations": 8_000}, 1),
 ])
 def test_the_proposal_gate_reads_the_budget_given(budget, proposals):
-    """long_proposals replaces proposals only for a move whose budget is long (the gate
-    of long_cutoff); -1 turns it off, and the cutoff is not touched by it."""
-    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "cutoff": 4, "long_cutoff": -1, "proposals": 0,
+    """long_proposals replaces proposals only for a move whose budget is long: seconds
+    against long_min_seconds, iterations against long_min_iterations; -1 turns it off."""
+    o = {"time": 0.0, "cpu_time": 0.0, "iterations": 1000, "proposals": 0,
          "long_proposals": 1, "long_min_seconds": 1.0, "long_min_iterations": 8_000, **budget}
-    assert agent_module.rollout_proposals(o) == proposals
-    assert agent_module.rollout_proposals({**o, "long_proposals": -1}) == 0
-    assert agent_module.rollout_cutoff(o) == 4
+    assert long_values(o).get("proposals", 0) == proposals
+    assert budget_is_long(o) is (proposals == 1)
+    assert long_values({**o, "long_proposals": -1}) == {}
+    assert budget_is_long({**o, "long_min_seconds": 0.0, "long_min_iterations": 0})
 
 
 @pytest.mark.parametrize("budget, proposals", [("cpu_time=0.1", 0), ("cpu_time=0.2", 0), ("cpu_time=1", 1),
@@ -372,8 +180,8 @@ def test_four_player_forma_proposes_only_under_long_budgets(budget, proposals):
     iterations) per move: the 0.1 s and 0.2 s searches are the ones measured before it."""
     game = create_game("forma", {"players": 4})
     o = create_agent(f"mcts({budget})").settings_for(game)
-    assert agent_module.rollout_proposals(o) == proposals
-    assert (o["proposals"], agent_module.rollout_cutoff(o)) == (0, 4)
+    assert {**o, **long_values(o)}["proposals"] == proposals
+    assert (o["proposals"], o["cutoff"]) == (0, 4)
 
 
 def test_a_held_proposal_gate_builds_the_tree_without_proposals():
@@ -464,19 +272,11 @@ def test_same_seed_same_tree_bit_for_bit():
 @pytest.mark.parametrize("spec, name", [("mcts(hrelative=3)", "hrelative"), ("mcts(tree_depth=-1)", "tree_depth"),
                                         ("mcts(tree_depth=1.5)", "tree_depth"),
                                         ("mcts(deepen=-1)", "deepen"), ("mcts(deepen=2.5)", "deepen"),
-                                        ("mcts(deepen_after=-5)", "deepen_after"),
-                                        ("mcts(deepen_min_seconds=-0.5)", "deepen_min_seconds"),
-                                        ("mcts(deepen_min_iterations=-1)", "deepen_min_iterations"),
-                                        ("mcts(deepen_min_iterations=0.5)", "deepen_min_iterations"),
-                                        ("mcts(long_cutoff=-2)", "long_cutoff"),
-                                        ("mcts(long_cutoff=2.5)", "long_cutoff"),
                                         ("mcts(long_proposals=-2)", "long_proposals"),
                                         ("mcts(long_proposals=0.5)", "long_proposals"),
                                         ("mcts(long_min_seconds=-1)", "long_min_seconds"),
                                         ("mcts(long_min_iterations=-1)", "long_min_iterations"),
-                                        ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies"),
-                                        ("mcts(order_sample=-1)", "order_sample"),
-                                        ("mcts(order_sample=2.5)", "order_sample")])
+                                        ("mcts(replies=-1)", "replies"), ("mcts(replies=1.5)", "replies")])
 def test_bad_new_parameters_are_refused(spec, name):
     with pytest.raises(AgentSpecError, match=name):
         create_agent(spec)

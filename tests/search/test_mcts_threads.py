@@ -18,8 +18,6 @@ from forumlab.cli import main
 from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 from forumlab.search import mcts as kernel
-from forumlab.search.rewards import REWARD_NAMES
-
 from tests.cli.test_records_cli import assert_bad_input
 
 # rollout=random: the threads' RNG streams shape their trees, so the trees differ.
@@ -55,11 +53,9 @@ def test_one_thread_is_one_search_with_the_agents_own_stream():
     pool = np.empty(agent._tree[3].shape, np.int64)
     history = np.zeros((3, 1 << kernel.HISTORY_BITS, 2))
     kernel.reset_tree(nodes, meta)
-    settings = kernel.make_settings(
-        c=o["c"], observer=state.current_player, rollout=agent_module._ROLLOUTS[o["rollout"]],
-        epsilon=o["epsilon"], cutoff=o["cutoff"], reward_kind=REWARD_NAMES[o["reward"]], hscale=o["hscale"],
-        history_weight=o["history"], imm_alpha=o["imm"], order_depth=o["order_depth"], widen=o["widen"],
-        hrelative=o["hrelative"], max_depth=o["tree_depth"], deepen=o["deepen"])
+    # The tuned options by their names, with the agent's "auto" resolved: Forum Romanum
+    # shows everything.
+    settings = kernel.settings_from({**o, "ismcts": False}, observer=state.current_player)
     kernel.run_iterations(state.game.kernels.tag, state.array.copy(), 700, (nodes, rewards, meta, pool),
                           history, make_rng(9), settings)
     used = int(meta[0])
