@@ -92,7 +92,7 @@ def check_game_class(name: str, cls) -> None:
     limits = generic_limits()
     if not (_is_int(kernels.max_moves) and 1 <= kernels.max_moves <= limits.max_moves):
         raise refuse(f"MAX_MOVES = {kernels.max_moves!r}, but generic search needs 1..{limits.max_moves} "
-                     "(MCTS's stride primes must exceed every move count: forumlab/search/mcts.py)")
+                     "(MCTS's stride primes must exceed every move count: forumlab/search/mcts/tree.py)")
     if not (_is_int(cls.min_players) and _is_int(cls.max_players)
             and 1 <= cls.min_players <= cls.max_players):
         raise refuse(f"players {cls.min_players!r}-{cls.max_players!r} is not a range of seats")
