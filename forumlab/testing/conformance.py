@@ -877,8 +877,8 @@ def check_observation(game: Game, seed: int) -> None:
 
 
 def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
-    """Every registered agent but interactive ones (``QUICK_AGENT_SPECS`` budgets; defaults for others),
-    in every seat, plays a game of ``game`` to its end.
+    """Every registered agent but interactive and external ones (``QUICK_AGENT_SPECS``
+    budgets; defaults for others), in every seat, plays a game of ``game`` to its end.
 
     Args:
         game: the configured game.
@@ -891,9 +891,10 @@ def check_agents(game: Game, seed: int, specs: list[str] | None = None) -> None:
     from ..agents.registry import agent_class, agent_names, create_agent
     from ..arena.match import play_match
 
-    if specs is None:  # a person (the human agent) is not there to play
+    if specs is None:  # a person (the human agent) is not there to play, and an external
+        # bot (cmd) needs the command line of a program outside forumlab
         specs = [QUICK_AGENT_SPECS.get(name, name) for name in agent_names()
-                 if not agent_class(name).interactive]
+                 if not agent_class(name).interactive and not getattr(agent_class(name), "external", False)]
     for spec in specs:
         agents = [create_agent(spec, seed=s) for s in range(game.players)]
         try:
