@@ -240,8 +240,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
                     f"stopped by seat {stop.seat} ({stop.reason})", 0)
     finally:
         for agent in seats:
-            if isinstance(agent, ProcessAgent):
-                agent.close()
+            if isinstance(agent, ProcessAgent) or hasattr(agent, "game_over"):
+                agent.close()  # (a bot program's too: ended unless its game ended cleanly)
     result = state.result()
     if faults:
         result["ranks"] = fault_ranks(result["scores"], {f["seat"] for f in faults})
@@ -309,6 +309,8 @@ def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None, har
     from .agents.human import QuitRequest, UndoRequest, announce_ply, rewind_before_last_move, seat_picture
     from .arena.jobs import Fault
     from .arena.runner import CtrlC, ask_agent, fallback_agent
+    from .bots.news import tell_game_over, tell_ply
+    from .core.ranks import fault_ranks
     from .core.rng import derive_seed, make_rng
 
     ctrl_c = ctrl_c or CtrlC()
@@ -355,6 +357,7 @@ def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None, har
             move = fallbacks[seat].act(view)
         before = state.array.copy()
         state.play(move)
+        tell_ply(seats, state.game, before, move, seat)  # bots hear each ply as their seat sees it
         if observer is not None:
             lines = announce_ply(state.game, before, move, state.array, seat, specs[seat], observer,
                                  len(state.history))
@@ -366,6 +369,9 @@ def _play_out(state, seats, specs, show, faults, observer=None, ctrl_c=None, har
             click.echo(picture())
     if observer is not None:
         click.echo("\n" + picture())
+    faulty = {f["seat"] for f in faults}
+    tell_game_over(seats, state.scores(), fault_ranks(state.rank_keys(), faulty) if faulty
+                   else state.result()["ranks"], faulty)
 
 
 def _stop_early(state, record_path, seat_info, interrupted, message, code) -> None:
@@ -428,6 +434,28 @@ def replay(path, as_json):
         if record.agents is not None and len(record.agents) == len(result["scores"]):
             result["agents"] = [str(a.get("label", a.get("spec", "?"))) for a in record.agents]
         _print_result(result)
+
+
+@main.group()
+def bot():
+    """Bot programs speaking the forumlab-bot/1 protocol (docs/bot-protocol.md)."""
+
+
+@bot.command("check")
+@click.argument("command")
+@click.option("--game", default=None, help="Check this game only (default: every game the bot claims).")
+@click.option("--timeout", type=click.FloatRange(min=0.1, max=3600), default=10.0, show_default=True,
+              help="Seconds the bot may take per answer.")
+def bot_check(command, game, timeout):
+    """Check that COMMAND (a bot's command line, quoted) follows the protocol: one line per
+    check, PASS or FAIL with what is wrong and how to fix it. Exit code 0 when every check
+    passes, 1 when one fails, 2 for bad input."""
+    from .bots.check import run_checks
+
+    checks = run_checks(command, game, timeout)
+    for check in checks:
+        click.echo(check.line())
+    sys.exit(0 if all(c.ok for c in checks) else 1)
 
 
 def _register_arena():

@@ -38,6 +38,7 @@ _BUILTIN: dict[str, str] = {
     "maxn": "forumlab.agents.minimax:MaxnAgent",
     "brs": "forumlab.agents.minimax:BRSAgent",
     "human": "forumlab.agents.human:HumanAgent",
+    "cmd": "forumlab.bots.referee:CommandAgent",  # a bot program (docs/bot-protocol.md)
 }
 
 
@@ -179,9 +180,10 @@ def is_builtin(cls: type[Agent]) -> bool:
         cls: an Agent subclass.
 
     Returns:
-        True for classes defined in the ``forumlab`` package.
+        True for classes defined in the ``forumlab`` package, except those that run
+        outside code when constructed (``external``: ``cmd``, which starts a bot program).
     """
-    return cls.__module__.startswith("forumlab.")
+    return cls.__module__.startswith("forumlab.") and not getattr(cls, "external", False)
 
 
 def check_spec(spec: str) -> type[Agent]:
@@ -209,4 +211,12 @@ def check_spec(spec: str) -> type[Agent]:
         return cls
     params.pop("seed", None)  # every agent takes it; parse_spec checked it
     resolve_options(name, cls.params, params)
+    check_given = getattr(cls, "check_given", None)  # checks that run no outside code (cmd)
+    if check_given is not None and is_builtin_module(cls):
+        check_given(params)
     return cls
+
+
+def is_builtin_module(cls: type[Agent]) -> bool:
+    """Whether ``cls`` is defined in the ``forumlab`` package (its class methods are trusted)."""
+    return cls.__module__.startswith("forumlab.")

@@ -1,7 +1,9 @@
 """Agent spec strings: ``name`` or ``name(key=value, ...)``.
 
 Names are registered agents (``random``, ``mcts``) or ``package.module:Class`` for
-third-party agents. Values are ints, floats, ``true``/``false``, or bare/quoted words.
+third-party agents; ``cmd:COMMAND`` (or ``label=cmd:COMMAND``) is a bot program, short
+for ``cmd(command='COMMAND')`` (docs/bot-protocol.md). Values are ints, floats,
+``true``/``false``, or bare/quoted words.
 Integers must fit in 64 bits (agents hand them to numba kernels), and ``seed``, which
 every agent takes, must be an integer: both are checked here, for every agent.
 """
@@ -21,6 +23,7 @@ class AgentSpecError(ForumlabError):
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
+_COMMAND_SPEC = re.compile(r"^\s*(?:([A-Za-z_]\w*)=)?cmd:(.*)$", re.S)
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -60,6 +63,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         AgentSpecError: a malformed spec, a parameter given twice, an integer beyond
             64 bits or a seed that is not an integer.
     """
+    command = _COMMAND_SPEC.match(spec) if isinstance(spec, str) else None
+    if command:  # a bot program: the rest of the text is its command line, commas included
+        label, text = command.group(1), command.group(2).strip()
+        return "cmd", {"command": text, **({"label": label} if label else {})}
     match = _SPEC.match(spec) if isinstance(spec, str) else None
     if not match:
         raise AgentSpecError(f"malformed agent spec {spec!r} (expected e.g. 'mcts(iterations=1000)')")

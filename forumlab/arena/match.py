@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.base import Agent
+from ..bots.news import listening, tell_game_over, tell_ply
 from ..core.game import Game, State
 from ..core.rng import derive_seed, make_rng
 
@@ -48,6 +49,7 @@ def play_match(game: Game, agents: list[Agent], seed: int,
     view_rng = make_rng(derive_seed(seed, "views"))
     seconds = [0.0] * game.players
     counts = [0] * game.players
+    listeners = listening(agents)
     while not state.is_terminal:
         seat = state.current_player
         view = state.view_for(seat, view_rng)
@@ -55,7 +57,12 @@ def play_match(game: Game, agents: list[Agent], seed: int,
         move = agents[seat].act(view)
         seconds[seat] += time.perf_counter() - t0
         counts[seat] += 1
+        before = state.array.copy() if listeners else None
         state.play(move)
+        if listeners:  # bots hear each ply as their seat sees it (forumlab.bots.news)
+            tell_ply(agents, game, before, move, seat)
         if on_move is not None:
             on_move(state, seat, move)
-    return MatchResult(state, state.result(), seconds, counts)
+    result = state.result()
+    tell_game_over(agents, result["scores"], result["ranks"])
+    return MatchResult(state, result, seconds, counts)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
 from ..agents.registry import create_agent
+from ..bots.news import listening, tell_game_over, tell_ply
 from ..core.errors import exception_line
 from ..core.game import Game, State
 from ..core.ranks import fault_ranks, shared_ranks
@@ -258,6 +259,7 @@ def run_job(job: GameJob) -> GameOutcome:
         fallbacks = [fallback_agent(job.seed, seat, start) for seat in range(n)]
         view_rng = make_rng(derive_seed(job.seed, "views", *([start] if start else [])))
         faulty = {f.seat for f in faults}
+        listeners = listening(agents)
         while not state.is_terminal:
             seat = state.current_player
             ply = len(moves) + 1
@@ -279,16 +281,21 @@ def run_job(job: GameJob) -> GameOutcome:
                     faults.append(Fault(seat, ply, *answer.fault))
             if move is None:
                 move = fallbacks[seat].act(view)
+            before = state.array.copy() if listeners else None
             moves.append(game.format_move(state.array, move))
             state.play(move)
+            if listeners:  # bots hear each ply as their seat sees it (forumlab.bots.news)
+                tell_ply(agents, game, before, move, seat)
     scores = state.scores()
     keys = state.rank_keys()
     result = state.result()
+    ranks = fault_ranks(keys, faulty) if faulty else shared_ranks(keys)
+    tell_game_over(agents, scores, ranks, faulty)
     return GameOutcome.for_job(
         job,
         moves=moves,
         scores=scores,
-        ranks=fault_ranks(keys, faulty) if faulty else shared_ranks(keys),
+        ranks=ranks,
         plies=result["plies"],
         termination=END_CAP if result["truncated"] else END_RULES,
         faults=faults,

@@ -1,0 +1,2 @@
+"""Fixtures of the bot tests."""
+from .helpers import c_bot  # noqa: F401 - a fixture, found by name
