@@ -48,7 +48,7 @@ from .layout import (
     TW_PLACED,
     TW_TYPE,
 )
-from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows
+from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows, item_a, item_b, item_c, item_kind
 from .scoring import on_forum, seat_base, upgraded_position
 
 # The leaf value's weights (heuristic._value reads them from here, so both stay in step)
@@ -159,18 +159,18 @@ def _turn_worth(s, p, scorings_left, grouped):
     using1 = False
     for i in range(s[SP]):
         it = s[STACK + i]
-        kind = it & 255
-        if (it >> 8) & 255 != p:
+        kind = item_kind(it)
+        if item_a(it) != p:
             continue
         if kind == I_TURN or kind == I_USE:
             choosing = True
         elif kind == I_TILE:
-            if (it >> 16) & 255 == 0:
+            if item_b(it) == 0:
                 using0 = True
             else:
                 using1 = True
         elif kind == I_CIT:
-            if (it >> 24) & 255 == 0:
+            if item_c(it) == 0:
                 using0 = True
             else:
                 using1 = True
@@ -201,7 +201,7 @@ def held_worth(s, p, scorings_left):
     """Worth of the tiles seat p holds and has not used (0 once the game is over)."""
     if s[OVER] != 0 or s[SP] == 0:
         return 0.0
-    if (s[STACK + s[SP] - 1] & 255) == I_DRAFT:  # the draft item tops the stack until it ends
+    if item_kind(s[STACK + s[SP] - 1]) == I_DRAFT:  # the draft item tops the stack until it ends
         return _draft_worth(s, p, scorings_left, on_forum(s, p))
     b = seat_base(p)
     if s[b + HELD] != 0 or s[b + HELD + 1] != 0:

@@ -49,7 +49,7 @@ from .layout import (
     TW_TYPE,
     TW_UP,
 )
-from .moves import I_DRAFT, KIND_SHIFT, M_KEEP, M_TAKE, apply_core, take_moves
+from .moves import I_DRAFT, KIND_SHIFT, M_KEEP, M_TAKE, apply_core, item_kind, take_moves
 from .scoring import seat_base
 from .setup import shuffle
 
@@ -82,7 +82,7 @@ def _return_take(s, q):
 @njit(cache=True)
 def in_draft(s):
     """True while the round's draft is running."""
-    return s[SP] > 0 and (s[STACK + s[SP] - 1] & 255) == I_DRAFT and s[QLEN] > 0
+    return s[SP] > 0 and item_kind(s[STACK + s[SP] - 1]) == I_DRAFT and s[QLEN] > 0
 
 
 @njit(cache=True)

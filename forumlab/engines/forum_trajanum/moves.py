@@ -4,7 +4,8 @@ Pending work is a stack of items (STACK, depth first, top = last): a *decision* 
 waits for a ply of its seat; every other item is done at once by :func:`advance`,
 which also applies a decision automatically when it has a single option (the
 spec's "decision points with a single legal option are not plies") and drops one
-with none. Item word: ``kind | a << 8 | b << 16 | c << 24``.
+with none. Item word: ``kind | a << 8 | b << 16 | c << 24`` (``item``; fields ``item_kind``, ``item_a``,
+``item_b``, ``item_c``).
 
 Move codes: ``kind << KIND_SHIFT | payload`` (kinds ``M_*``); each payload's fields are
 named below (``*_STEP``, ``*_SHIFT``), with an encoder and a decoder per kind:
@@ -105,7 +106,7 @@ from .layout import (
     VPS,
 )
 from .scoring import column_points, row_active, score_cycle, seat_base, upgrade
-from .setup import fill_board
+from .setup import PERMS, fill_board
 
 # ---- move codes: kind << KIND_SHIFT | payload ---------------------------------------------
 M_SETUP, M_TAKE, M_KEEP, M_USE, M_CIT, M_CONV, M_BUILD, M_TRACK, M_ENV, M_PICK, M_PAY = range(1, 12)
@@ -114,7 +115,7 @@ PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
 # setup: perm * SETUP_PERM_STEP + row_choice * SETUP_ROW_STEP + corner
 SETUP_ROW_STEP = 4
 SETUP_PERM_STEP = 2 * SETUP_ROW_STEP
-N_SETUP_CODES = 24 * SETUP_PERM_STEP  # the 24 orders of the 4 crane colours (setup.PERMS)
+N_SETUP_CODES = len(PERMS) * SETUP_PERM_STEP  # PERMS: the 24 orders of the 4 crane colours
 # a Colonia space in a take or build payload
 CELL_BITS = 6
 CELL_MASK = (1 << CELL_BITS) - 1
@@ -140,7 +141,9 @@ ENV_NONE = 127
 # pick items, in the notation's order T A C U V then workers r b g y
 PICK_NAMES = ("T", "A", "C", "U", "V", "r", "b", "g", "y")
 
-# stack items
+# stack items: kind | a << ITEM_BITS | b << 2 * ITEM_BITS | c << 3 * ITEM_BITS
+ITEM_BITS = 8
+ITEM_FIELD = (1 << ITEM_BITS) - 1
 I_SETUP, I_ROUND_START, I_DRAFT, I_TURN, I_USE, I_TILE, I_TILE_DONE, I_CIT = range(1, 9)
 I_PICK, I_ENV, I_CONVBUILD, I_GREY, I_TRACK, I_TRACKEND, I_ROUND_END, I_PAY = range(9, 17)
 I_CYCLE_SCORE, I_NEXT_ROUND, I_PASS_START = range(17, 20)
@@ -161,7 +164,31 @@ RANDOM_WINDOW = 64  # random_move's buffer: longer lists are sampled by index, n
 @njit(cache=True, inline="always")
 def item(kind, a, b, c):
     """A stack item word: kind and three small arguments."""
-    return kind | (a << 8) | (b << 16) | (c << 24)
+    return kind | (a << ITEM_BITS) | (b << (2 * ITEM_BITS)) | (c << (3 * ITEM_BITS))
+
+
+@njit(cache=True, inline="always")
+def item_kind(it):
+    """A stack item's kind (I_*)."""
+    return it & ITEM_FIELD
+
+
+@njit(cache=True, inline="always")
+def item_a(it):
+    """A stack item's first argument."""
+    return (it >> ITEM_BITS) & ITEM_FIELD
+
+
+@njit(cache=True, inline="always")
+def item_b(it):
+    """A stack item's second argument."""
+    return (it >> (2 * ITEM_BITS)) & ITEM_FIELD
+
+
+@njit(cache=True, inline="always")
+def item_c(it):
+    """A stack item's third argument."""
+    return (it >> (3 * ITEM_BITS)) & ITEM_FIELD
 
 
 @njit(cache=True, inline="always")
@@ -588,9 +615,9 @@ def moves_window(s, out, offset):
     if s[OVER] or s[SP] == 0:
         return 0
     it = s[STACK + s[SP] - 1]
-    kind = it & 255
-    a = (it >> 8) & 255
-    bb = (it >> 16) & 255
+    kind = item_kind(it)
+    a = item_a(it)
+    bb = item_b(it)
     n = 0
     if kind == I_SETUP:
         for code in range(N_SETUP_CODES):
@@ -626,7 +653,7 @@ def moves_window(s, out, offset):
         n = _emit(out, n, offset, mv(M_BUILD, BUILD_NONE_PAYLOAD))
         n = build_moves(s, a, out, n, offset)
     elif kind == I_TRACK:
-        for j in range(1, ((it >> 24) & 255) + 1):
+        for j in range(1, item_c(it) + 1):
             n = _emit(out, n, offset, mv(M_TRACK, j))
     elif kind == I_PAY:
         n = pay_moves(s, a, out, n, offset)
@@ -857,9 +884,9 @@ def _end_draft(s):
 @njit(cache=True)
 def _do_item(s, it):
     """Do an automatic (non-decision) item that has been popped."""
-    kind = it & 255
-    a = (it >> 8) & 255
-    bb = (it >> 16) & 255
+    kind = item_kind(it)
+    a = item_a(it)
+    bb = item_b(it)
     n = s[N_PLAYERS]
     if kind == I_ROUND_START:
         _start_round(s)
@@ -907,9 +934,9 @@ def _do_item(s, it):
 
 @njit(cache=True)
 def _decision_seat(s, it):
-    if (it & 255) == I_DRAFT:
+    if item_kind(it) == I_DRAFT:
         return s[QUEUE]
-    return (it >> 8) & 255
+    return item_a(it)
 
 
 @njit(cache=True)
@@ -922,9 +949,9 @@ def advance(s):
             s[TO_MOVE] = -1
             return
         it = s[STACK + s[SP] - 1]
-        kind = it & 255
-        a = (it >> 8) & 255
-        bb = (it >> 16) & 255
+        kind = item_kind(it)
+        a = item_a(it)
+        bb = item_b(it)
         if kind == I_DRAFT:
             if s[QLEN] == 0:
                 s[SP] -= 1
@@ -968,7 +995,7 @@ def advance(s):
             s[TO_MOVE] = a
             return
         if kind == I_TRACK:
-            if ((it >> 24) & 255) == 1:
+            if item_c(it) == 1:
                 apply_core(s, mv(M_TRACK, 1))
                 continue
             s[TO_MOVE] = a
@@ -1035,7 +1062,7 @@ def apply_core(s, move):
             push(s, item(I_TILE, p, x, 0))
     elif kind == M_CIT:
         s[SP] -= 1
-        _place_citizen(s, p, x - 1, (it >> 24) & 255)
+        _place_citizen(s, p, x - 1, item_c(it))
     elif kind == M_PICK:
         s[SP] -= 1
         gain_picks(s, p, x)
@@ -1061,7 +1088,7 @@ def apply_core(s, move):
             _build(s, p, x)
     elif kind == M_TRACK:
         s[SP] -= 1
-        _track_benefit(s, p, (it >> 16) & 255, x)
+        _track_benefit(s, p, item_b(it), x)
     elif kind == M_PAY:
         s[SP] -= 1
         s[b + RES + R_C] -= popcount(x)

@@ -69,6 +69,7 @@ from .moves import (
     build_payload,
     conv_fields,
     conv_payload,
+    item_b,
     setup_fields,
     setup_payload,
     take_cells,
@@ -491,7 +492,7 @@ def _track_words(before, after, x: int, seat: int) -> str:
     from .render import TRACK_WORDS
 
     top = int(before[STACK + int(before[SP]) - 1])  # the track item: its track type is argument b
-    name, gains = TRACK_WORDS[(top >> 16) & 255]
+    name, gains = TRACK_WORDS[item_b(top)]
     return f"takes level {x} of the {name} track: {gains[x - 1]}"
 
 

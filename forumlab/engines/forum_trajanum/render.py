@@ -70,6 +70,9 @@ from .moves import (
     PK_CA,
     PK_CT,
     cit_rows,
+    item_b,
+    item_c,
+    item_kind,
 )
 from .scoring import row_active, total_vp
 
@@ -121,7 +124,7 @@ def decision(a: np.ndarray, seat: int) -> str:
     """What ``seat``, to move in position ``a``, has to decide, in words with the form of
     its answer (``moves`` lists the exact plies)."""
     it = int(a[STACK + int(a[SP]) - 1])
-    kind, arg = it & 255, (it >> 16) & 255
+    kind, arg = item_kind(it), item_b(it)
     b = SEAT + seat * SEAT_SIZE
     n = int(a[N_PLAYERS])
     if kind == I_SETUP:
@@ -151,7 +154,7 @@ def decision(a: np.ndarray, seat: int) -> str:
         return "convert (conv ...) or build one tile on vacated spaces (build ...); build - ends your turn"
     if kind == I_TRACK:
         name, gains = TRACK_WORDS[arg]
-        top = (it >> 24) & 255
+        top = item_c(it)
         return (f"{name} benefit: choose a level up to {top}: "
                 + ", ".join(f"track {j + 1} = {g}" for j, g in enumerate(gains[:top])))
     if kind == I_ENV:
