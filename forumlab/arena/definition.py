@@ -18,6 +18,10 @@ A TOML file looks like::
     label = "mcts1k"                # optional; defaults to the spec
     [[agents]]
     spec = "greedy"
+    [[agents]]                      # a bot program (docs/bot-protocol.md)
+    name = "mybot"
+    command = ["./mybot", "--flag"]
+    options = { depth = 3 }         # optional: the bot's declared options
 
 The definition (not the execution settings such as workers) identifies a tournament:
 the results store refuses to mix games of two different definitions. The one change it
@@ -167,6 +171,11 @@ class TournamentDefinition:
 def _pool_entry(item: Any) -> PoolEntry:
     if isinstance(item, str):
         return PoolEntry(item, item)
+    if isinstance(item, dict) and "command" in item:  # a bot program (docs/bot-protocol.md)
+        from ..bots.referee import command_pool_entry
+
+        label, spec = command_pool_entry(item)
+        return PoolEntry(label, spec)
     if isinstance(item, dict) and isinstance(item.get("spec"), str):
         extra = set(item) - {"spec", "label"}
         if extra:

@@ -62,11 +62,13 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
         StoreError: a game cannot be recorded.
         ForumlabError: ``workers`` is negative.
     """
+    from ..bots.referee import keep_bot_logs_beside
     from .executors import make_executor
     from .schema import check_planned
 
     planned = plan(definition)
     check_planned(store, planned)  # never play on in a file holding another tournament's games
+    keep_bot_logs_beside(store.path, [a.spec for a in definition.agents])  # before any worker starts
     if definition.sprt is not None:  # a gauntlet that stops once its candidate is decided
         from .sequential import play_sequential
 

@@ -48,6 +48,7 @@ LOG_DIR_ENV = "FORUMLAB_BOT_LOG_DIR"
 HANDSHAKE_SECONDS = 10.0  # a bot that has not said hello by then is not one
 _SESSIONS: dict[tuple, list[tuple[BotConnection, protocol.Hello]]] = {}  # idle "session" bots
 _COUNTER = [0]
+_SET_HERE = [""]  # the log directory a tournament of this process put in the environment
 
 
 def split_command(text: str) -> list[str]:
@@ -90,12 +91,61 @@ def parse_bot_options(text: str) -> dict[str, Any]:
     return options
 
 
+def command_pool_entry(item: dict[str, Any]) -> tuple[str, str]:
+    """A tournament file's ``[[agents]]`` entry with ``command = [...]`` as (label, spec).
+
+    Fields: ``command`` (the argv, a list of text), ``name`` (or ``label``; default: the
+    program's name), ``options`` (a table of the bot's declared options), and any
+    parameter of ``cmd`` (``budget_cpu_ms``, ``timeout``, ...).
+
+    Raises:
+        ConfigError: a field of the wrong type, an unknown field, or a comma in an
+            argument or an option (a spec cannot hold one).
+    """
+    from ..core.errors import ConfigError
+
+    item = dict(item)
+    argv = item.pop("command")
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
+        raise ConfigError(f"agent command must be a list of non-empty texts, not {argv!r}")
+    label = item.pop("name", None) or item.pop("label", None) or os.path.basename(argv[0])
+    options = item.pop("options", {})
+    if not isinstance(options, dict):
+        raise ConfigError(f"agent {label!r}: options must be a table, not {options!r}")
+    words = [shlex.join(argv), *(f"{k}={v}" for k, v in options.items())]
+    if any("," in w or ";" in w for w in words):
+        raise ConfigError(f"agent {label!r}: a command argument or option with ',' or ';' cannot be "
+                          "written in a spec")
+    args = [f'command="{shlex.join(argv)}"']
+    if options:
+        text = ";".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items())
+        args.append(f'options="{text}"')
+    for key, value in item.items():
+        if key not in CommandAgent.params or key in ("command", "options"):
+            raise ConfigError(f"unknown agent field {key!r} (a bot: command, name, options, or a "
+                              f"parameter of cmd)")
+        args.append(f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}")
+    return str(label), f"cmd({', '.join(args)})"
+
+
 def log_directory(given: str = "") -> str:
     """Where bots' logs go: ``given``, else ``$FORUMLAB_BOT_LOG_DIR`` (a tournament sets it
     beside its results file), else ``<temp dir>/forumlab-bots``; created if missing."""
     path = given or os.environ.get(LOG_DIR_ENV) or os.path.join(tempfile.gettempdir(), "forumlab-bots")
     os.makedirs(path, exist_ok=True)
     return path
+
+
+def keep_bot_logs_beside(results_path, specs) -> None:
+    """Send the logs of a tournament's bots to ``<results file>.bot-logs/`` (through
+    ``$FORUMLAB_BOT_LOG_DIR``, which local workers inherit), unless the user's environment
+    names a directory or no agent is a bot program."""
+    from ..agents.spec import parse_spec
+
+    if os.environ.get(LOG_DIR_ENV, _SET_HERE[0]) != _SET_HERE[0]:
+        return  # the user's choice
+    if any(parse_spec(spec)[0] == "cmd" for spec in specs):
+        _SET_HERE[0] = os.environ[LOG_DIR_ENV] = os.path.abspath(f"{results_path}.bot-logs")
 
 
 def _budget_param(kind: str) -> Param:

@@ -3,7 +3,8 @@
 Otherwise it plays like examples/bots/random_bot.py (a random legal move, seeded by the
 new_game seed). Modes: good, bad-handshake, wrong-protocol, malformed, illegal, hang,
 crash, early-exit, unknown-game, chatty (answers a message type it does not know),
-deaf (ignores quit), peek (writes every line it receives to the file named by its
+deaf (ignores quit), session (kept across games; each move's info counts the games
+its process has played), peek (writes every line it receives to the file named by its
 second argument). Standard library only.
 """
 import json
@@ -14,6 +15,7 @@ import sys
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+GAMES_PLAYED = [0]
 GAMES = ["forma", "forum-romanum", "forum-trajanum", "foundations-of-rome"]
 
 
@@ -27,7 +29,7 @@ def hello():
         return "hello referee, nice to meet you"
     return {"type": "hello", "protocol": "forumlab-bot/0" if MODE == "wrong-protocol" else "forumlab-bot/1",
             "name": f"broken-{MODE}", "version": "0", "games": ["chess"] if MODE == "unknown-game" else GAMES,
-            "budgets": [], "lifetime": "game", "legal_moves": True}
+            "budgets": [], "lifetime": "session" if MODE == "session" else "game", "legal_moves": True}
 
 
 def move(message, rng, moves_made):
@@ -41,7 +43,7 @@ def move(message, rng, moves_made):
         os.kill(os.getpid(), signal.SIGSEGV)
     if MODE == "early-exit" and moves_made == 2:
         sys.exit(0)
-    return {"type": "move", "move": rng.choice(message["legal_moves"])}
+    return {"type": "move", "move": rng.choice(message["legal_moves"]), "info": {"games": GAMES_PLAYED[0]}}
 
 
 def main():
@@ -57,6 +59,7 @@ def main():
             send(hello())
         elif kind == "new_game":
             rng = random.Random(message["seed"])
+            GAMES_PLAYED[0] += 1
             send({"type": "ready"})
         elif kind == "move":
             send(move(message, rng, moves_made))
