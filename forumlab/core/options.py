@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import weakref
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,20 @@ def game_options(cls) -> dict[str, Param]:
         range or a validator; for a game that declares none, ``players`` alone.
     """
     declared = getattr(cls, "OPTIONS", None)
+    key = (declared, cls.min_players, cls.max_players)
+    cached = _GAME_OPTIONS.get(cls)
+    if cached is None or cached[0] is not key[0] or cached[1:3] != key[1:]:
+        cached = (*key, _game_options(cls, declared))
+        _GAME_OPTIONS[cls] = cached
+    return dict(cached[3])
+
+
+# class -> (OPTIONS, min_players, max_players, declarations): building a players range costs
+# more than checking a whole config, and every game made reads them.
+_GAME_OPTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _game_options(cls, declared: dict | None) -> dict[str, Param]:
     if declared is None:
         return {"players": players_param(cls)}
     options = dict(declared)
@@ -148,7 +163,7 @@ def resolve_game_options(cls, given: dict) -> dict[str, Any]:
     check_option_names(cls, given)
     values = {}
     for name, param in params.items():
-        value = _plain(given[name]) if name in given else param.default
+        value = _plain(given[name] if name in given else param.default)
         values[name] = (_check_players(cls.name, param, value) if name == "players"
                         else param.check(value, cls.name, name))
     for name, param in params.items():
