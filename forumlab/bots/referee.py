@@ -198,6 +198,7 @@ class CommandAgent(Agent):
         self.seat: int | None = None  # known from the first move request
         self._seen: list[dict[str, Any]] = []
         self.move_log: list[dict[str, Any]] = []  # one entry per move: times and the bot's info
+        self.request_bytes = 0  # the size of the last move request
 
     @classmethod
     def check_given(cls, given: dict[str, Any]) -> None:
@@ -275,6 +276,8 @@ class CommandAgent(Agent):
     def _ask(self, state: State) -> int:
         game = state.game
         seat = state.current_player
+        if self.conn is None:  # a new game of an agent whose bot was ended or handed back
+            self.conn, self.hello = self._connect()
         if self.seat is None:
             self._new_game(state, seat)
         request: dict[str, Any] = {"type": "move", "ply": state._ply(), "view": bot_view(state, seat),
@@ -284,6 +287,7 @@ class CommandAgent(Agent):
         if self.budget:
             request["budget"] = dict(self.budget)
         data = protocol.encode(request)
+        self.request_bytes = len(data)
         self._seen = []
         started = time.perf_counter()
         self.conn.send(data)
@@ -333,10 +337,10 @@ class CommandAgent(Agent):
     def game_over(self, result: dict[str, Any], faulted: bool = False) -> None:
         """The game ended: tell the bot (if it is in it), then end it or keep it for the
         next game (a ``session`` bot without a fault)."""
-        if self.conn is None:
-            return
         if faulted:
             self._drop()
+        if self.conn is None or faulted:
+            self.seat, self._seen = None, []
             return
         try:
             if self.seat is not None:
@@ -349,6 +353,7 @@ class CommandAgent(Agent):
             self.conn = None
         else:
             self.close()
+        self.seat, self._seen = None, []  # played again, this agent starts a new bot
 
     def close(self) -> None:
         """Send ``quit`` and end the bot (idempotent)."""
