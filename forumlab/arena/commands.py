@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import sys
 import tempfile
 from dataclasses import replace
@@ -478,10 +479,8 @@ def balance(game, players, spec, games, options, seed, workers, db, as_json, pro
                 section = replace(section, sources=())
             write_report(report_path, title, [section])
     finally:
-        if tmp is not None:
-            for name in os.listdir(tmp):
-                os.unlink(os.path.join(tmp, name))
-            os.rmdir(tmp)
+        if tmp is not None:  # (a bot's logs beside the games' file go with it)
+            shutil.rmtree(tmp, ignore_errors=True)
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:

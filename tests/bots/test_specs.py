@@ -119,3 +119,15 @@ def test_a_session_bot_is_kept_across_games_and_restarted_after_a_fault(tmp_path
     play(game, [fourth, "random"], seed=4)
     assert fourth.move_log[0]["info"]["games"] == 1  # a new process
     fourth.close()
+
+
+def test_balance_plays_a_bot_in_every_seat():
+    # balance without --db plays into a temporary directory, which the bot's logs share:
+    # removing it removed files only, and failed on the logs' directory
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("FORUMLAB_BOT_LOG_DIR", None)
+    done = subprocess.run([sys.executable, "-m", "forumlab", "balance", "forum-romanum", "-p", "2", "-o",
+                           "max_rounds=2", "--agent", f"cmd:{PY_BOT}", "--games", "2", "-w", "1", "-q", "--json"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)
