@@ -22,8 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("name", agent_names())
 def test_schema_lists_every_parameter_of_every_agent(name):
     schema = agent_params(name)
-    # human wants a terminal on standard input unless told to read it anyway
-    agent = create_agent("human(input=-)" if name == "human" else name)
+    # human wants a terminal on standard input unless told to read it anyway; cmd, a bot program
+    agent = create_agent({"human": "human(input=-)", "cmd": f"cmd:{sys.executable} {ROOT}/examples/bots/random_bot.py"}
+                         .get(name, name))
+    if name == "cmd":
+        agent.close()
     assert list(schema) == list(agent.options)  # every parameter the agent has, in order
     for key, param in schema.items():
         assert param.help and param.accepts(param.default), key

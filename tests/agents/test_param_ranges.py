@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from forumlab.agents.random_agent import RandomAgent
-from forumlab.agents.registry import agent_names, agent_params, create_agent
+from forumlab.agents.registry import agent_names, agent_params, check_spec, create_agent
 from forumlab.agents.spec import AgentSpecError
 from forumlab.cli import main
 from forumlab.core.registry import create_game
@@ -104,6 +104,9 @@ def test_each_bound_is_allowed_and_searches_without_error(case, end, near_end):
         value = param.low + 1e-3
     if name == "human":  # asks a person: its parameters only shape what it prints
         create_agent(f"human(input=-, {key}={_spec_value(value)})")
+        return
+    if name == "cmd":  # a bot program: checked without starting one (tests/bots plays bots)
+        check_spec(f"cmd(command=./bot, {key}={_spec_value(value)})")
         return
     options = {**_budget(name, key), key: value}
     spec = f"{name}(" + ", ".join(f"{k}={_spec_value(v)}" for k, v in options.items()) + ")"
