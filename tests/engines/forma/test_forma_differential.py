@@ -40,8 +40,8 @@ class StripBuilder:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("config, games", [({"players": 2}, 10), ({"players": 4}, 10), ({"players": 3}, 3),
-                                           ({"players": 4, "obstacles": "none"}, 3)])
+@pytest.mark.parametrize("config, games", [({"players": 2}, 20), ({"players": 4}, 20), ({"players": 3}, 5),
+                                           ({"players": 4, "obstacles": "none"}, 5)])
 def test_games_biased_towards_bridges_match_the_reference(config, games):
     game = create_game("forma", config)
     bridges = 0
@@ -58,5 +58,5 @@ def test_games_biased_towards_bridges_match_the_reference(config, games):
 @pytest.mark.parametrize("players", [2, 4])
 def test_games_played_by_the_numba_sampler_match_the_reference(players):
     game = create_game("forma", players=players)
-    for seed in range(600, 605):
+    for seed in range(600, 610):
         differential_game(game, seed, choose=kernel_sampler(seed))
