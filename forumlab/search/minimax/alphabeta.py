@@ -107,6 +107,70 @@ def _default_move(tag, s, child, mv, n, p, mode, history, scratch, cooperative):
     return mv[best_i]
 
 
+@njit(cache=True, inline="always")
+def _probe_tt(s, depth, alpha, beta, searcher, buffers, settings, stats):
+    """Look the node s up in the transposition table.
+
+    Returns (decided, v, alpha, beta, key, idx, tt_move): decided when the entry settles
+    the node, with value v; else the window narrowed by the entry's bound. key and idx
+    are the node's hash and slot (0 and -1 without a table), tt_move the entry's best
+    move (-1 if none).
+    """
+    mask = settings.tt_mask
+    key = 0
+    idx = -1
+    tt_move = -1
+    if mask >= 0:
+        tt = buffers.tt
+        key = state_hash(s)
+        if searcher >= 0:
+            key = salted(key, searcher)
+        idx = key & mask
+        if tt[idx, TT_KEY] == key and (tt[idx, TT_META] >> 10) == settings.generation:
+            meta = tt[idx, TT_META]
+            tt_move = tt[idx, TT_MOVE]
+            proven = (meta & TT_PROVEN) != 0
+            # a proven entry holds at any depth; another may hide depth cuts, so
+            # using it never claims a proven result
+            if proven or (meta & TT_DEPTH_BITS) >= depth:
+                v = buffers.tt_values[idx, 0]
+                flag = (meta >> 8) & 3
+                if flag == TT_EXACT:
+                    if not proven:
+                        stats[STAT_CUT] = 1
+                    return True, v, alpha, beta, key, idx, tt_move
+                if flag == TT_LOWER and v > alpha:
+                    alpha = v
+                elif flag == TT_UPPER and v < beta:
+                    beta = v
+                if alpha >= beta:
+                    if not proven:
+                        stats[STAT_CUT] = 1
+                    return True, v, alpha, beta, key, idx, tt_move
+    return False, 0.0, alpha, beta, key, idx, tt_move
+
+
+@njit(cache=True, inline="always")
+def _push_frame(frame, window, ply, depth, alpha, beta, key, idx, searcher, p, maximizing, stats):
+    """Fill a new node's frame and window (its moves are set up by the caller)."""
+    frame[FRAME_PLY] = ply
+    frame[FRAME_DEPTH] = depth
+    frame[FRAME_NEXT] = 0
+    frame[FRAME_TT_KEY] = key
+    frame[FRAME_TT_INDEX] = idx
+    frame[FRAME_BEST_MOVE] = -1
+    frame[FRAME_MOVE] = -1
+    frame[FRAME_SEARCHER] = searcher
+    frame[FRAME_MAXIMIZING] = 1 if maximizing else 0
+    frame[FRAME_PLAYER] = p
+    window[WINDOW_ALPHA] = alpha
+    window[WINDOW_BETA] = beta
+    window[WINDOW_ALPHA_IN] = alpha
+    window[WINDOW_BETA_IN] = beta
+    window[WINDOW_BEST] = -np.inf if maximizing else np.inf
+    enter_subtree(frame, stats)
+
+
 @njit(cache=True)
 def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
     """Enter the node states[ply] with window (alpha, beta).
@@ -151,57 +215,13 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
 
     maximizing = p == root
     layer = brs and not maximizing and searcher < 0
-    mask = settings.tt_mask
-    gen = settings.generation
-    tt = buffers.tt
-    key = 0
-    idx = -1
-    tt_move = -1
-    if mask >= 0:
-        key = state_hash(s)
-        if searcher >= 0:
-            key = salted(key, searcher)
-        idx = key & mask
-        if tt[idx, TT_KEY] == key and (tt[idx, TT_META] >> 10) == gen:
-            meta = tt[idx, TT_META]
-            tt_move = tt[idx, TT_MOVE]
-            proven = (meta & TT_PROVEN) != 0
-            # a proven entry holds at any depth; another may hide depth cuts, so
-            # using it never claims a proven result
-            if proven or (meta & TT_DEPTH_BITS) >= depth:
-                v = buffers.tt_values[idx, 0]
-                flag = (meta >> 8) & 3
-                if flag == TT_EXACT:
-                    if not proven:
-                        stats[STAT_CUT] = 1
-                    return ENTER_VALUE, v
-                if flag == TT_LOWER and v > alpha:
-                    alpha = v
-                elif flag == TT_UPPER and v < beta:
-                    beta = v
-                if alpha >= beta:
-                    if not proven:
-                        stats[STAT_CUT] = 1
-                    return ENTER_VALUE, v
-
+    decided, v, alpha, beta, key, idx, tt_move = _probe_tt(s, depth, alpha, beta, searcher, buffers,
+                                                           settings, stats)
+    if decided:
+        return ENTER_VALUE, v
     frame = buffers.frames[sp]
-    window = buffers.windows[sp]
-    frame[FRAME_PLY] = ply
-    frame[FRAME_DEPTH] = depth
-    frame[FRAME_NEXT] = 0
-    frame[FRAME_TT_KEY] = key
-    frame[FRAME_TT_INDEX] = idx
-    frame[FRAME_BEST_MOVE] = -1
-    frame[FRAME_MOVE] = -1
-    frame[FRAME_SEARCHER] = searcher
-    frame[FRAME_MAXIMIZING] = 1 if maximizing else 0
-    frame[FRAME_PLAYER] = p
-    window[WINDOW_ALPHA] = alpha
-    window[WINDOW_BETA] = beta
-    window[WINDOW_ALPHA_IN] = alpha
-    window[WINDOW_BETA_IN] = beta
-    window[WINDOW_BEST] = -np.inf if maximizing else np.inf
-    enter_subtree(frame, stats)
+    _push_frame(frame, buffers.windows[sp], ply, depth, alpha, beta, key, idx, searcher, p,
+                maximizing, stats)
     if layer:
         frame[FRAME_KIND] = NODE_LAYER
         frame[FRAME_COUNT] = num_players(s)
@@ -215,6 +235,10 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
     return ENTER_FRAME, 0.0
 
 
+# long kernel: one loop over the explicit frame stack, whose locals every step shares; moving
+# its steps (root set-up, taking a child's value, the next BRS replier, storing a finished
+# node) into inlined helpers cost 6-11% of nodes per CPU second in Forum Romanum's paranoid
+# and BRS searches (benchmarks/search.py's bench_minimax, alternating runs), so it stays whole.
 @njit(cache=True, inline="always")
 def alphabeta_iteration(tag, depth, n_root, buffers, settings):
     """One paranoid / BRS+ iteration over the root moves moves[0, :n_root] in order;

@@ -157,25 +157,12 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     if depth == 0 and nodes <= 0 and time <= 0 and cpu_time <= 0:
         raise ValueError("depth=0 (unlimited) needs a nodes, time or cpu_time budget")
     array = np.ascontiguousarray(array, dtype=np.int64)
-    timed = time > 0 or cpu_time > 0
-    if timed:
+    if time > 0 or cpu_time > 0:
         _ensure_compiled(tag, array)
-    t_start = _time.perf_counter_ns()
-    c_start = _time.thread_time_ns()
+    budget = _Budget(nodes, time, cpu_time, _time.perf_counter_ns(), _time.thread_time_ns())
     n_players = int(array[1])
     workspace.ensure(array.shape[0], n_players, int(max_moves(tag)))
-    # max^n with two players is minimax: values are score margins, so the second
-    # player's value is minus the first's (a constant sum of 0) and alpha-beta prunes
-    # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
-    # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
-    # sub-moves only, against paranoid's 4).
-    maxn = (workspace.algorithm == MAXN and n_players > 2) or (cooperative and n_players > 1)
-    if maxn:
-        algorithm = MAXN
-    elif workspace.algorithm == MAXN:
-        algorithm = PARANOID
-    else:
-        algorithm = workspace.algorithm
+    algorithm, maxn = _effective_algorithm(workspace.algorithm, n_players, cooperative)
     settings = workspace.begin(algorithm, cooperative)
     buffers = workspace.buffers
     st = buffers.stats
@@ -183,41 +170,91 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     if n_root == 0:
         raise ValueError("no legal moves: the game is over")
 
-    best_move = int(buffers.moves[0, 0])
-    value = math.nan
-    values = None
-    completed = 0
-    exact = partial = False
-    max_depth = depth if depth > 0 else MAX_DEPTH
+    found = _deepen(tag, n_root, depth if depth > 0 else MAX_DEPTH, budget, buffers, settings,
+                    n_players if maxn else 0)
+    values, value = found.values, found.value
+    if workspace.algorithm == MAXN and not maxn and not math.isnan(value):
+        values = tuple(value if p == int(st[STAT_ROOT]) else -value for p in range(n_players))
+    return SearchResult(move=found.move, value=value, nodes=int(st[STAT_NODES]), depth=found.completed,
+                        seconds=(_time.perf_counter_ns() - budget.t_start) / 1e9, exact=found.exact,
+                        partial=found.partial, values=values, extra=int(st[STAT_EXTRA]),
+                        cpu_seconds=(_time.thread_time_ns() - budget.c_start) / 1e9)
+
+
+def _effective_algorithm(requested: int, n_players: int, cooperative: bool) -> tuple[int, bool]:
+    """(the algorithm to run, whether it is max^n) for the requested one in this game."""
+    # max^n with two players is minimax: values are score margins, so the second
+    # player's value is minus the first's (a constant sum of 0) and alpha-beta prunes
+    # max^n exactly, which max^n's own, unpruned path cannot (at 0.2 s per move it
+    # reached 2 plies in Forum Romanum's 2-player moving phase, the mover's own two
+    # sub-moves only, against paranoid's 4).
+    maxn = (requested == MAXN and n_players > 2) or (cooperative and n_players > 1)
+    if maxn:
+        return MAXN, True
+    if requested == MAXN:
+        return PARANOID, False
+    return requested, False
+
+
+@dataclass(frozen=True)
+class _Budget:
+    """The budgets of one move and the clocks' readings when it started."""
+
+    nodes: int
+    time: float
+    cpu_time: float
+    t_start: int  # time.perf_counter_ns()
+    c_start: int  # time.thread_time_ns()
+
+    def arm(self, stats: np.ndarray) -> bool:
+        """Set the limits of the next iteration; False if a budget is already spent."""
+        if self.nodes > 0 and stats[STAT_NODES] >= self.nodes:
+            return False
+        timed = self.time > 0 or self.cpu_time > 0
+        if timed and not _deadlines(stats, self.t_start, self.c_start, self.time, self.cpu_time):
+            return False
+        stats[STAT_NODE_LIMIT] = self.nodes
+        return True
+
+
+@dataclass
+class _Deepening:
+    """Where iterative deepening got to: the move and value to report, and how far."""
+
+    move: int
+    value: float = math.nan
+    values: tuple[float, ...] | None = None  # max^n: the root's value vector
+    completed: int = 0  # the deepest completed iteration
+    exact: bool = False
+    partial: bool = False
+
+
+def _deepen(tag, n_root: int, max_depth: int, budget: _Budget, buffers, settings,
+            maxn_players: int) -> _Deepening:
+    """Run iterations at depth 1, 2, ... ``max_depth`` until a budget is spent or one is
+    exact (see :func:`search`); ``maxn_players`` > 0 reads max^n value vectors of that size."""
+    st = buffers.stats
+    found = _Deepening(move=int(buffers.moves[0, 0]))
     for d in range(1, max_depth + 1):
-        if d > 1:  # depth 1 runs unbudgeted
-            if nodes > 0 and st[STAT_NODES] >= nodes:
-                break
-            if timed and not _deadlines(st, t_start, c_start, time, cpu_time):
-                break
-            st[STAT_NODE_LIMIT] = nodes
+        if d > 1 and not budget.arm(st):  # depth 1 runs unbudgeted
+            break
         v = search_iteration(tag, d, n_root, buffers, settings)
         if st[STAT_ABORT]:
             if st[STAT_ABORT] == ABORT_CLOCK and st[STAT_ROOT_DONE] > 0:
-                best_move = int(buffers.frames[0, FRAME_BEST_MOVE])
-                if maxn:
-                    values = tuple(float(x) for x in buffers.values[0, :n_players])
-                    value = values[int(st[STAT_ROOT])]
+                found.move = int(buffers.frames[0, FRAME_BEST_MOVE])
+                if maxn_players:
+                    found.values = tuple(float(x) for x in buffers.values[0, :maxn_players])
+                    found.value = found.values[int(st[STAT_ROOT])]
                 else:
-                    value = float(buffers.windows[0, WINDOW_BEST])
-                partial = True
+                    found.value = float(buffers.windows[0, WINDOW_BEST])
+                found.partial = True
             break
-        completed = d
-        best_move = int(buffers.moves[0, 0])
-        value = float(v)
-        if maxn:
-            values = tuple(float(x) for x in buffers.values[0, :n_players])
+        found.completed = d
+        found.move = int(buffers.moves[0, 0])
+        found.value = float(v)
+        if maxn_players:
+            found.values = tuple(float(x) for x in buffers.values[0, :maxn_players])
         if not st[STAT_CUT]:
-            exact = True
+            found.exact = True
             break
-    if workspace.algorithm == MAXN and not maxn and not math.isnan(value):
-        values = tuple(value if p == int(st[STAT_ROOT]) else -value for p in range(n_players))
-    return SearchResult(move=best_move, value=value, nodes=int(st[STAT_NODES]), depth=completed,
-                        seconds=(_time.perf_counter_ns() - t_start) / 1e9, exact=exact,
-                        partial=partial, values=values, extra=int(st[STAT_EXTRA]),
-                        cpu_seconds=(_time.thread_time_ns() - c_start) / 1e9)
+    return found
