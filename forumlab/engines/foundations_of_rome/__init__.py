@@ -3,14 +3,14 @@ deeds and buildings on an N x N city. ``reference`` is the plain-Python test ora
 players, the rules, the modules, the notation and every decision this project made where
 the rulebook is silent are in ``docs/games/foundations-of-rome.md`` of the repository.
 
-Modules (one per concern): :mod:`.layout` (state slots, move codes), :mod:`.data` (the
-spec's tables), :mod:`.setup` (``new_state``), :mod:`.moves` (legal moves, applying a
-move; the modules' free actions in :mod:`.free_actions`, lot markers and prices in
-:mod:`.pieces`, the Consul's placement in :mod:`.consul`), :mod:`.scoring` (era and end
-scoring, the result; the objectives in :mod:`.objectives`), :mod:`.heuristic`,
-:mod:`.hidden` (``determinize``, observations), :mod:`.notation`, :mod:`.render`,
-:mod:`.tensor`, :mod:`.rules`; :mod:`.kernels` binds the protocol kernels for the core,
-:mod:`.game` is the facade.
+Modules (one per concern): :mod:`.layout` (state slots), :mod:`.data` (the spec's
+tables, the move codes), :mod:`.setup` (``new_state``), :mod:`.moves` (legal moves,
+applying a move; the modules' free actions in :mod:`.free_actions`, lot markers and
+prices in :mod:`.pieces`, the Consul's placement in :mod:`.consul`), :mod:`.scoring`
+(era and end scoring, the result; the objectives in :mod:`.objectives`),
+:mod:`.heuristic`, :mod:`.hidden` (``determinize``, observations), :mod:`.notation`,
+:mod:`.render`, :mod:`.tensor`, :mod:`.rules`; :mod:`.kernels` binds the protocol
+kernels for the core, :mod:`.game` is the facade.
 
 Decisions where the spec is silent are those of the reference engine's docstring
 (``reference/__init__.py``, decisions 1-28), which this engine follows move for move

@@ -212,7 +212,7 @@ PLACEMENT_INDEX = {
 _per_code = sorted((int(PL_COUNT[3, CODE_SHAPE[c]]) for c in range(N_PLAYER_CODES, N_CODES)), reverse=True)
 MAX_BUILD_MOVES = 7 + sum(int(PL_COUNT[3, CODE_SHAPE[c]]) for c in range(N_PLAYER_CODES)) + sum(_per_code[:8])
 
-# ---- Will of the Consul: its 30 tokens (the spec's DECISION table) --------------------
+# ---- Will of the Consul: its 30 tokens (the spec's DECISION table) -----------------
 # Token id t has the pseudo-code N_CODES + t in the CODE_* tables (never buildable):
 # sizes 1: 4 R (1 citizen), 4 C (1 silver), 4 V; 2: 3 R (2), 3 C (1), 3 V; 3: 2 R (4),
 # 2 C (2), 2 V; 4: R (6), C (3), V. Civic tokens score 1 VP (sizes 1-2) or 2 VP (3-4)
@@ -270,7 +270,7 @@ N_ROLES = 15
 FAVOR_TOKENS = 10
 
 
-# ---- Move codes (int64; the module docstring) ----------------------------------------
+# ---- Move codes (int64; the module docstring) --------------------------------------
 INCOME = 0
 BUY = 0  # BUY + k, k = 1..DEED_SLOTS
 PICK_BASE = 10  # + lot

@@ -48,11 +48,10 @@ from .layout import (
     MODULE_BITS,
     PLAYER,
     PLY,
-    SILVER,
     TRUNCATED,
 )
 from .render import render_board
-from .scoring import result_details
+from .scoring import result_details, tie_break_keys
 from .setup import setup_options
 
 MODULE_NAMES = ("monuments", "trading", "stealing", "objectives", "invocations", "roles")
@@ -202,11 +201,8 @@ class FoundationsOfRome(Game):
         return hidden.observation(array, seat)
 
     def rank_keys(self, array: np.ndarray, scores: list) -> list:
-        """(VP, silver) per seat: the spec's tie-break (more silver left, then shared);
-        in a Consul game one shared key (every rank 1, the team wins or loses together)."""
-        if self.consul:
-            return [0] * len(scores)
-        return [(score, int(array[SILVER + p])) for p, score in enumerate(scores)]
+        """(VP, silver) per seat, one shared key in a Consul game (:func:`.scoring.tie_break_keys`)."""
+        return tie_break_keys(array, scores, self.consul)
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
         return result_details(array, self.modules, self.consul)

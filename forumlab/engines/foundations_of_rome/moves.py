@@ -425,7 +425,7 @@ def _architectus_noops(s, p, out, k):
     return k
 
 
-# ---- the seat to act, legality, the playout move ------------------------------------
+# ---- the seat to act, legality, the playout move -----------------------------------
 @njit(cache=True)
 def current_player(s):
     """Seat to act."""

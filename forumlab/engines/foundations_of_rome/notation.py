@@ -4,7 +4,7 @@ code of a text.
 ``I``, ``D3``, ``K:c4``, ``R3L@c3,c4,d4``, ``M12@e4,f4,e5,f5``, ``T2:d3/$4``, ``Y``, ``N``,
 ``S:d4``, ``U:G3``, ``U:G20=1``, ``K:O16``, ``K:P10``; cells in ascending index, lot names
 with the row number as written (``a10``); seats and amounts are decimals without leading
-zeros. A module's notation is malformed without the module. Move codes: :mod:`.layout`.
+zeros. A module's notation is malformed without the module. Move codes: :mod:`.data`.
 """
 from __future__ import annotations
 

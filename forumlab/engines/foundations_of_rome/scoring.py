@@ -415,7 +415,7 @@ def score_end(s):
             add_vp(s, p, SRC_ROLES, 2 * count_type(s, p, CIVIC))
 
 
-# ---- the end of the game and its result ----------------------------------------------
+# ---- the end of the game and its result --------------------------------------------
 @njit(cache=True)
 def is_terminal(s):
     """True once the game is over (after era 3's end scoring or at the cap)."""
@@ -474,3 +474,12 @@ def result_details(array: np.ndarray, modules: Sequence[str], consul: int) -> di
         out["consul_vp"] = int(array[CONSUL_VP])
         out["consul_margin"] = int(consul_margin(array))
     return out
+
+
+def tie_break_keys(array: np.ndarray, scores: Sequence, consul: int) -> list:
+    """The ranking key per seat (``Game.rank_keys``): (VP, silver), the spec's tie-break
+    (more silver left, then shared); in a Consul game (``consul`` > 0) one shared key, so
+    every rank is 1 (the team wins or loses together)."""
+    if consul:
+        return [0] * len(scores)
+    return [(score, int(array[SILVER + p])) for p, score in enumerate(scores)]
