@@ -185,25 +185,12 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
     given; the path is printed), and 'quit' or the end of input stops the game with exit
     code 0. In a hidden-information game the person sees only their seat's view, and at
     most one human seat is allowed."""
-    from .agents.spec import split_specs
     from .arena.runner import CtrlC
-    from .core.ranks import fault_ranks
-    from .core.record import Record
-    from .core.registry import create_game
     from .core.rng import derive_seed
 
     if record_path:
         _check_output_path(record_path, "record")
-    config = parse_key_values(options)
-    specs = split_specs(agents) if agents else None
-    if players is not None:
-        config["players"] = players
-    elif specs is not None and "players" not in config:
-        config["players"] = len(specs)  # one seat per agent given
-    g = create_game(game, config)
-    specs = specs or ["random"] * g.players
-    if len(specs) != g.players:
-        raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
+    g, specs = _game_and_seat_specs(game, players, agents, options)
     seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
                  for i, spec in enumerate(specs)]
     ctrl_c = CtrlC()
@@ -242,6 +229,34 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
         for agent in seats:
             if isinstance(agent, ProcessAgent) or hasattr(agent, "game_over"):
                 agent.close()  # (a bot program's too: ended unless its game ended cleanly)
+    _report_played_game(state, seat_info, faults, as_json, record_path, default_record)
+
+
+def _game_and_seat_specs(game: str, players: int | None, agents: str | None,
+                         options: tuple[str, ...]) -> tuple:
+    """The game ``play`` sets up and one agent spec per seat (random ones if none given)."""
+    from .agents.spec import split_specs
+    from .core.registry import create_game
+
+    config = parse_key_values(options)
+    specs = split_specs(agents) if agents else None
+    if players is not None:
+        config["players"] = players
+    elif specs is not None and "players" not in config:
+        config["players"] = len(specs)  # one seat per agent given
+    g = create_game(game, config)
+    specs = specs or ["random"] * g.players
+    if len(specs) != g.players:
+        raise ForumlabError(f"{len(specs)} agents given for {g.players} players")
+    return g, specs
+
+
+def _report_played_game(state, seat_info: list[dict], faults: list[dict], as_json: bool,
+                        record_path: str | None, default_record: bool) -> None:
+    """Print the result of a finished ``play`` (faulty seats ranked last), then save its record."""
+    from .core.ranks import fault_ranks
+    from .core.record import Record
+
     result = state.result()
     if faults:
         result["ranks"] = fault_ranks(result["scores"], {f["seat"] for f in faults})
@@ -249,7 +264,7 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
         result["faults"] = faults
     record = Record.from_state(state, agents=seat_info)
     record.result = dict(result)
-    result["agents"] = specs
+    result["agents"] = [info["spec"] for info in seat_info]
     if as_json:
         click.echo(json.dumps(result))
     else:

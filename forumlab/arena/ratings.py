@@ -501,79 +501,13 @@ def ratings_report(r: Ratings) -> dict:
         ``los_pairs`` (adjacent rows), ``seats`` (keyed by player count as a string),
         ``separation``, ``head_to_head`` and ``superiority``; NaN/inf become None.
     """
-    fit = r.fit
-    agents = []
-    for a in r.ranking():
-        st = r.agent_stats[a]
-        lo, hi = r.elo_interval[a]
-        agents.append({
-            "agent": a,
-            "elo": _num(fit.elo[a]),
-            "elo_low": _num(lo),
-            "elo_high": _num(hi),
-            "elo_sd": _num(fit.elo_sd[a]),
-            "separated": a in r.separation.position,
-            "separation": r.separation.position.get(a),
-            "games": st.games,
-            "entries": st.entries,
-            "win_rate": st.win_rate,
-            "mean_rank": st.mean_rank,
-            "mean_score": _num(st.mean_score),
-            "quasi_sd": _num(r.quasi_sd[a]),
-            "comparison_low": _num(r.comparison_interval[a][0]),
-            "comparison_high": _num(r.comparison_interval[a][1]),
-            "los_next": r.los_next.get(a),
-        })
-        if r.move_times is not None:
-            t = r.move_times.get(a)
-            agents[-1]["move_time"] = None if t is None else {
-                "moves": t.moves, "entries": t.games, "seconds": t.seconds, "mean": t.mean,
-                "max_game_mean": t.slowest_game_mean, "entries_with_move_detail": t.detailed_games,
-                "max": t.max_move, "cpu_moves": t.cpu_moves, "cpu_seconds": t.cpu_seconds,
-                "cpu_mean": t.cpu_mean, "cpu_max": t.cpu_max_move}
     order = r.ranking()
-    los_pairs = [{"higher": a, "lower": b, "los": r.superiority[a][b]} for a, b in zip(order, order[1:])]
-    seats = {}
-    for n, per_seat in r.seat_stats.items():
-        seats[str(n)] = []
-        for s, st in enumerate(per_seat):
-            lo, hi = r.seat_elo_interval[n][s]
-            seats[str(n)].append({
-                "seat": s,
-                "elo": _num(fit.seat_elo[n][s]),
-                "elo_low": _num(lo),
-                "elo_high": _num(hi),
-                "games": st.games,
-                "win_rate": st.win_rate,
-                "mean_rank": st.mean_rank,
-                "mean_score": _num(st.mean_score),
-            })
     return {
-        "model": {
-            "name": "Plackett-Luce with seat effects; Davidson-Luce shared ranks",
-            "scale": "Elo (400/ln 10 per natural-log unit of strength)",
-            "anchor": fit.anchor,
-            "reference": r.reference,
-            "prior_sd": fit.prior_sd,
-            "games": fit.games,
-            "log_likelihood": fit.log_likelihood,
-            "converged": fit.converged,
-            "tie_parameters": {str(k): v for k, v in fit.tie.items()},
-            "intervals": ("Laplace approximation of the posterior: elo +- 1.96 sd of the difference to "
-                          "the anchor"),
-            "confidence": CONFIDENCE,
-            "comparison_intervals": (f"elo +- {COMPARISON_Z:.4f} quasi-sd (Firth & de Menezes 2004): "
-                                     "two equal bars touch at a likelihood of superiority of "
-                                     f"{COMPARISON_LOS}"),
-            "comparison_z": COMPARISON_Z,
-            "quasi_variance_worst_error": r.quasi_error,
-            "move_time": ("seconds per move of act(): mean = wall clock over all moves; max_game_mean = the "
-                          "slowest game's wall mean; max, cpu_mean, cpu_max (CPU of the calling thread) over "
-                          "the entries_with_move_detail games that kept them, null if none did"),
-        },
-        "los_pairs": los_pairs,
-        "agents": agents,
-        "seats": seats,
+        "model": _model_report(r),
+        "los_pairs": [{"higher": a, "lower": b, "los": r.superiority[a][b]}
+                      for a, b in zip(order, order[1:])],
+        "agents": [_agent_report(r, a) for a in order],
+        "seats": _seats_report(r),
         "separation": {
             "groups": [list(g) for g in r.separation.groups],
             "connected_rest": None if r.separation.main is None else list(r.separation.main),
@@ -584,6 +518,86 @@ def ratings_report(r: Ratings) -> dict:
             for a, row in r.head_to_head.items()
         },
         "superiority": r.superiority,
+    }
+
+
+def _agent_report(r: Ratings, a: str) -> dict:
+    """The ``agents`` row of one agent in :func:`ratings_report`."""
+    fit = r.fit
+    st = r.agent_stats[a]
+    lo, hi = r.elo_interval[a]
+    row = {
+        "agent": a,
+        "elo": _num(fit.elo[a]),
+        "elo_low": _num(lo),
+        "elo_high": _num(hi),
+        "elo_sd": _num(fit.elo_sd[a]),
+        "separated": a in r.separation.position,
+        "separation": r.separation.position.get(a),
+        "games": st.games,
+        "entries": st.entries,
+        "win_rate": st.win_rate,
+        "mean_rank": st.mean_rank,
+        "mean_score": _num(st.mean_score),
+        "quasi_sd": _num(r.quasi_sd[a]),
+        "comparison_low": _num(r.comparison_interval[a][0]),
+        "comparison_high": _num(r.comparison_interval[a][1]),
+        "los_next": r.los_next.get(a),
+    }
+    if r.move_times is not None:
+        t = r.move_times.get(a)
+        row["move_time"] = None if t is None else {
+            "moves": t.moves, "entries": t.games, "seconds": t.seconds, "mean": t.mean,
+            "max_game_mean": t.slowest_game_mean, "entries_with_move_detail": t.detailed_games,
+            "max": t.max_move, "cpu_moves": t.cpu_moves, "cpu_seconds": t.cpu_seconds,
+            "cpu_mean": t.cpu_mean, "cpu_max": t.cpu_max_move}
+    return row
+
+
+def _seats_report(r: Ratings) -> dict[str, list[dict]]:
+    """The ``seats`` part of :func:`ratings_report`: per player count, one row per seat."""
+    seats = {}
+    for n, per_seat in r.seat_stats.items():
+        seats[str(n)] = []
+        for s, st in enumerate(per_seat):
+            lo, hi = r.seat_elo_interval[n][s]
+            seats[str(n)].append({
+                "seat": s,
+                "elo": _num(r.fit.seat_elo[n][s]),
+                "elo_low": _num(lo),
+                "elo_high": _num(hi),
+                "games": st.games,
+                "win_rate": st.win_rate,
+                "mean_rank": st.mean_rank,
+                "mean_score": _num(st.mean_score),
+            })
+    return seats
+
+
+def _model_report(r: Ratings) -> dict:
+    """The ``model`` part of :func:`ratings_report`: what was fitted, how, and how well."""
+    fit = r.fit
+    return {
+        "name": "Plackett-Luce with seat effects; Davidson-Luce shared ranks",
+        "scale": "Elo (400/ln 10 per natural-log unit of strength)",
+        "anchor": fit.anchor,
+        "reference": r.reference,
+        "prior_sd": fit.prior_sd,
+        "games": fit.games,
+        "log_likelihood": fit.log_likelihood,
+        "converged": fit.converged,
+        "tie_parameters": {str(k): v for k, v in fit.tie.items()},
+        "intervals": ("Laplace approximation of the posterior: elo +- 1.96 sd of the difference to "
+                      "the anchor"),
+        "confidence": CONFIDENCE,
+        "comparison_intervals": (f"elo +- {COMPARISON_Z:.4f} quasi-sd (Firth & de Menezes 2004): "
+                                 "two equal bars touch at a likelihood of superiority of "
+                                 f"{COMPARISON_LOS}"),
+        "comparison_z": COMPARISON_Z,
+        "quasi_variance_worst_error": r.quasi_error,
+        "move_time": ("seconds per move of act(): mean = wall clock over all moves; max_game_mean = the "
+                      "slowest game's wall mean; max, cpu_mean, cpu_max (CPU of the calling thread) over "
+                      "the entries_with_move_detail games that kept them, null if none did"),
     }
 
 

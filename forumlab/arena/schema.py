@@ -30,7 +30,7 @@ played with, not today's default). ``sprt`` is stored only when the gauntlet has
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,10 +158,6 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
     Raises:
         DamagedResultsError: the first problem found.
     """
-    from ..core.registry import create_game
-    from .definition import FAULT_POLICIES, FORMATS, INT64, MAX_GAMES, MAX_SECONDS, ROTATIONS
-    from .sprt import SprtSettings
-
     def bad(problem: str) -> DamagedResultsError:
         return damaged(path, f"{where}: {problem}")
 
@@ -178,6 +174,14 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
         raise bad(f"game is not a name ({game!r})")
     if not isinstance(config, dict):
         raise bad(f"config is not a table ({squeeze(repr(config), 60)})")
+    specs = _agent_specs(agents, bad)
+    _check_definition_settings(data, specs, bad)
+    made = _definition_game(path, game, config, bad)
+    return RowContext(players=int(made.players), specs=specs, cooperative=bool(made.cooperative))
+
+
+def _agent_specs(agents: Any, bad: Callable[[str], DamagedResultsError]) -> dict[str, str]:
+    """label -> spec of a stored definition's ``agents``: a non-empty list of distinct labels."""
     if not isinstance(agents, list) or not agents:
         raise bad("agents is not a non-empty list")
     specs: dict[str, str] = {}
@@ -189,6 +193,16 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
         if entry["label"] in specs:
             raise bad(f"agent label {entry['label']!r} is used twice")
         specs[entry["label"]] = entry["spec"]
+    return specs
+
+
+def _check_definition_settings(data: dict, specs: dict[str, str],
+                               bad: Callable[[str], DamagedResultsError]) -> None:
+    """The tournament settings of a stored definition: format and candidate, counts, seed,
+    times, fault policy and sequential test."""
+    from .definition import FAULT_POLICIES, FORMATS, INT64, MAX_GAMES, MAX_SECONDS, ROTATIONS
+    from .sprt import SprtSettings
+
     for name, choices in (("format", FORMATS), ("rotations", ROTATIONS), ("fault_policy", FAULT_POLICIES)):
         if name in data and data[name] not in choices:
             raise bad(f"{name} is not one of {', '.join(choices)} ({squeeze(repr(data[name]), 40)})")
@@ -213,8 +227,15 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
             SprtSettings(**sprt)
         except ConfigError as exc:
             raise bad(str(exc)) from None
+
+
+def _definition_game(path: Path | str, game: str, config: dict,
+                     bad: Callable[[str], DamagedResultsError]) -> Any:
+    """The game a stored definition names, made from its config."""
+    from ..core.registry import create_game
+
     try:
-        made = create_game(game, config)
+        return create_game(game, config)
     except UnknownGameError as exc:
         # Not damage: a game from a package this process has not registered.
         raise UnknownGameError(f"{path}: {exc}; a game from another package must be registered "
@@ -223,7 +244,6 @@ def check_definition(path: Path | str, data: Any, where: str = "the stored defin
         raise bad(f"its game: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a config a game's constructor chokes on
         raise bad(f"its game config ({type(exc).__name__}: {exc})") from None
-    return RowContext(players=int(made.players), specs=specs, cooperative=bool(made.cooperative))
 
 
 def check_extension(path: Path | str, before: dict[str, Any], after: dict[str, Any], where: str) -> None:

@@ -15,7 +15,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import ForumlabError, exception_line
@@ -198,6 +198,32 @@ class _Task:
     job: GameJob
     dispatched: float  # time.monotonic()
     started: float  # time.time()
+
+
+@dataclass
+class _RunState:
+    """What one call of :meth:`LocalExecutor.run` carries from one step to the next."""
+
+    fn_bytes: bytes  # the pickled game function, sent with every job
+    pending: deque[GameJob]  # jobs and continuations not handed out yet; continuations first
+    bar: Any  # the progress bar
+    failures: list[JobFailure] = field(default_factory=list)
+    outcomes: list[GameOutcome] = field(default_factory=list)  # received, not yet yielded
+    first_started: dict[str, float] = field(default_factory=dict)  # key: first handed out at
+    restarted: int = 0  # games continued in a fresh worker
+    idle_deaths: int = 0  # workers found dead while idle
+
+    def settle(self, result: GameOutcome | GameJob | None) -> None:
+        """Take what a finished worker left: a continuation plays next (the same game
+        again, so the bar does not move), an outcome waits to be yielded, and None (a
+        failure, already recorded) only counts as done."""
+        if isinstance(result, GameJob):
+            self.pending.appendleft(result)
+            self.restarted += 1
+            return
+        self.bar.update(1)
+        if result is not None:
+            self.outcomes.append(result)
 
 
 class _Worker:
@@ -436,103 +462,112 @@ class LocalExecutor(Executor):
             raise ForumlabError(f"the game function cannot be sent to worker processes "
                                 f"({exception_line(exc)}); pass a top-level function") from exc
         self._preload(fn)
-        pending = deque(jobs)
-        failures: list[JobFailure] = []
-        restarted = 0
-        first_started: dict[str, float] = {}  # key: when the game was first handed out
-        idle_deaths = 0
+        state = _RunState(fn_bytes, deque(jobs), self._bar(len(jobs), progress))
         finished = False
-        bar = self._bar(len(jobs), progress)
-        outcomes: list[GameOutcome] = []
-
-        def outcomes_or_restart(result: GameOutcome | GameJob | None) -> None:
-            nonlocal restarted
-            if isinstance(result, GameJob):  # a continuation: plays next, same game
-                pending.appendleft(result)
-                restarted += 1
-                return
-            bar.update(1)
-            if result is not None:
-                outcomes.append(result)
-
         try:
             while True:
                 # Keep the pool at size while there is work (replacing killed or dead
                 # workers), then hand jobs to idle workers, before yielding the last
                 # outcomes, so that workers play while the caller stores them.
-                busy_count = sum(1 for w in self._pool if w.task is not None)
-                while len(self._pool) < min(self.workers, busy_count + len(pending)):
-                    self._spawn()
-                for worker in list(self._pool):
-                    if not pending:
-                        break
-                    if worker.task is not None:
-                        continue
-                    if not worker.process.is_alive():
-                        idle_deaths += 1
-                        self._discard(worker)
-                        continue
-                    job = pending.popleft()
-                    self._serial += 1
-                    worker.task = _Task(self._serial, job, time.monotonic(), time.time())
-                    first_started.setdefault(job.key, worker.task.started)
-                    try:
-                        worker.conn.send((self._serial, fn_bytes, job))
-                    except (OSError, ValueError):
-                        worker.task = None
-                        pending.appendleft(job)
-                        idle_deaths += 1
-                        self._discard(worker)
-                if idle_deaths > 2 * self.workers + 2:
-                    raise ForumlabError("local worker processes keep dying before they get a game; "
-                                        "see the log")
-                for outcome in outcomes:
-                    # A continued game started when its first worker got it.
-                    outcome.started = first_started.pop(outcome.key, outcome.started)
-                    yield outcome
-                outcomes = []
+                self._fill_pool(state)
+                self._dispatch(state)
+                yield from self._hand_over_outcomes(state)
                 busy = [w for w in self._pool if w.task is not None]
                 if not busy:
-                    if pending:
+                    if state.pending:
                         continue  # every idle worker had died: start new ones
                     break
-                # Wait for a reply, a death, or the next watchdog deadline.
-                wake = min(self._deadline(w)[0] for w in busy)
-                timeout = min(max(wake - time.monotonic(), 0.0), 1.0)
-                waitables: dict[Any, _Worker] = {}
-                for w in busy:
-                    waitables[w.conn] = w
-                    waitables[w.process.sentinel] = w
-                ready = multiprocessing.connection.wait(list(waitables), timeout)
-                answered: set[int] = set()
-                for obj in ready:
-                    worker = waitables[obj]
-                    if id(worker) in answered or worker.task is None:
-                        continue
-                    answered.add(id(worker))
-                    if worker.conn.poll(0):
-                        result = self._receive(worker, failures)
-                    else:
-                        result = self._lost(worker, failures)
-                    outcomes_or_restart(result)
-                now = time.monotonic()
-                for worker in busy:
-                    if worker.task is None or id(worker) in answered:
-                        continue
-                    deadline, reported = self._deadline(worker)
-                    if now > deadline:
-                        outcomes_or_restart(self._kill(worker, reported, failures))
-                note_counts(bar, restarted, len(failures))
+                answered = self._collect_replies(busy, state)
+                self._kill_overdue(busy, answered, state)
+                note_counts(state.bar, state.restarted, len(state.failures))
             finished = True
         finally:
-            bar.close()
+            state.bar.close()
             if not finished:
                 # Interrupted (Ctrl-C, an error, or the caller stopped iterating):
                 # nobody will collect the games in flight, so stop their workers.
-                for worker in [w for w in self._pool if w.task is not None]:
-                    worker.stop(timeout=0)
-                    self._discard(worker)
-        if failures:
-            raise GameExecutionError(failures, len(jobs))
+                self._stop_games_in_flight()
+        if state.failures:
+            raise GameExecutionError(state.failures, len(jobs))
 
+    # -- the steps of one pass of the run loop
 
+    def _fill_pool(self, state: _RunState) -> None:
+        """Start workers until there is one per game in play or pending (at most ``workers``)."""
+        busy_count = sum(1 for w in self._pool if w.task is not None)
+        while len(self._pool) < min(self.workers, busy_count + len(state.pending)):
+            self._spawn()
+
+    def _dispatch(self, state: _RunState) -> None:
+        """Hand pending jobs to idle workers, discarding idle workers found dead."""
+        for worker in list(self._pool):
+            if not state.pending:
+                break
+            if worker.task is not None:
+                continue
+            if not worker.process.is_alive():
+                state.idle_deaths += 1
+                self._discard(worker)
+                continue
+            job = state.pending.popleft()
+            self._serial += 1
+            worker.task = _Task(self._serial, job, time.monotonic(), time.time())
+            state.first_started.setdefault(job.key, worker.task.started)
+            try:
+                worker.conn.send((self._serial, state.fn_bytes, job))
+            except (OSError, ValueError):
+                worker.task = None
+                state.pending.appendleft(job)
+                state.idle_deaths += 1
+                self._discard(worker)
+        if state.idle_deaths > 2 * self.workers + 2:
+            raise ForumlabError("local worker processes keep dying before they get a game; "
+                                "see the log")
+
+    @staticmethod
+    def _hand_over_outcomes(state: _RunState) -> Iterator[GameOutcome]:
+        """Yield the outcomes received so far, each with the time its game first started."""
+        for outcome in state.outcomes:
+            # A continued game started when its first worker got it.
+            outcome.started = state.first_started.pop(outcome.key, outcome.started)
+            yield outcome
+        state.outcomes = []
+
+    def _collect_replies(self, busy: list[_Worker], state: _RunState) -> set[int]:
+        """Wait for a reply, a death, or the next watchdog deadline of the busy workers;
+        settle every game that ended. Returns the ids of the workers settled."""
+        wake = min(self._deadline(w)[0] for w in busy)
+        timeout = min(max(wake - time.monotonic(), 0.0), 1.0)
+        waitables: dict[Any, _Worker] = {}
+        for w in busy:
+            waitables[w.conn] = w
+            waitables[w.process.sentinel] = w
+        ready = multiprocessing.connection.wait(list(waitables), timeout)
+        answered: set[int] = set()
+        for obj in ready:
+            worker = waitables[obj]
+            if id(worker) in answered or worker.task is None:
+                continue
+            answered.add(id(worker))
+            if worker.conn.poll(0):
+                result = self._receive(worker, state.failures)
+            else:
+                result = self._lost(worker, state.failures)
+            state.settle(result)
+        return answered
+
+    def _kill_overdue(self, busy: list[_Worker], answered: set[int], state: _RunState) -> None:
+        """Kill the workers whose games are past their hard-limit deadline; settle those games."""
+        now = time.monotonic()
+        for worker in busy:
+            if worker.task is None or id(worker) in answered:
+                continue
+            deadline, reported = self._deadline(worker)
+            if now > deadline:
+                state.settle(self._kill(worker, reported, state.failures))
+
+    def _stop_games_in_flight(self) -> None:
+        """Stop (and drop) every worker that is playing a game."""
+        for worker in [w for w in self._pool if w.task is not None]:
+            worker.stop(timeout=0)
+            self._discard(worker)
