@@ -141,10 +141,6 @@ def check_options(hello: Hello, given: dict[str, Any]) -> dict[str, Any]:
     return {name: given.get(name, decl["default"]) for name, decl in hello.options.items()}
 
 
-def check_ready(message: dict[str, Any]) -> None:
-    """A ``ready`` answer has nothing to check beyond its type (kept for symmetry)."""
-
-
 def check_move(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A ``move`` answer: its notation and its ``info`` object (empty when absent).
 

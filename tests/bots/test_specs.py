@@ -131,3 +131,14 @@ def test_balance_plays_a_bot_in_every_seat():
                           capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)
+
+
+def test_the_drivers_hard_limit_cuts_off_a_hanging_bot(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FORUMLAB_BOT_LOG_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "forumlab", "play", "forum-romanum", "-o", "max_rounds=2",
+                           "-a", f"random,cmd:{broken('hang')}", "--hard-limit", "1", "--json"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    faults = json.loads(done.stdout)["faults"]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(1, "hang")]
+    assert "hard limit of 1 s" in faults[0]["message"]
