@@ -27,6 +27,7 @@ import numpy as np
 from ...core.game import Game, Kernels
 from ...core.params import Param
 from . import kernels as forum_kernels
+from . import view
 from .layout import PLY, TRUNCATED, colours_for
 from .moves import MAX_MOVES
 from .notation import format_move as format_code
@@ -171,3 +172,7 @@ class ForumRomanum(Game):
             region filled.
         """
         return ply_news(before, after)
+
+    def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
+        """The seat's JSON view for bots (schema: ``docs/games/forum-romanum.md``)."""
+        return view.bot_view(self, array, seat)

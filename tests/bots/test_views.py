@@ -1,0 +1,103 @@
+"""Each game's bot view (forumlab-bot/1): plain JSON, exactly the keys its page documents
+in "Bot view (forumlab-bot/1)", and, in hidden-information games, the same for every
+determinization of one true state (so a bot learns nothing its seat cannot see)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from forumlab.api import load_game
+from forumlab.bots.view import bot_view
+from forumlab.core.rng import make_rng
+
+from .helpers import SHORT_CONFIGS
+
+ROOT = Path(__file__).resolve().parents[2]
+SECTION = "## Bot view (forumlab-bot/1)"
+# A schema row: | `key` | type | meaning |, nested keys written `outer.inner` or `outer[].inner`.
+ROW = re.compile(r"^\|\s*`([A-Za-z_][\w.\[\]]*)`\s*\|")
+
+GAMES = ["forum-romanum"]
+HIDDEN = [name for name in GAMES if name in ("foundations-of-rome", "forum-trajanum")]
+
+
+def documented_keys(name: str) -> dict[str, list[str]]:
+    """The schema table of a game's page: top-level keys under "", nested ones under their
+    parent path (``colours[]`` for the items of a list, ``score`` for a dict)."""
+    text = (ROOT / "docs" / "games" / f"{name}.md").read_text(encoding="utf-8")
+    assert SECTION in text, f"docs/games/{name}.md has no '{SECTION}' section"
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    keys: dict[str, list[str]] = {}
+    for line in section.split("\n"):
+        m = ROW.match(line)
+        if m:
+            parent, _, leaf = m.group(1).rpartition(".")
+            keys.setdefault(parent, []).append(leaf)
+    return keys
+
+
+def _nested(view: dict, path: str) -> list[dict]:
+    """The dicts found at a documented parent path (``a[].b`` walks every item of list ``a``)."""
+    found = [view]
+    for part in path.split("."):
+        items = []
+        for obj in found:
+            value = obj[part.removesuffix("[]")]
+            items.extend(value if part.endswith("[]") else [value])
+        found = items
+    return found
+
+
+def check_against_docs(view: dict, schema: dict[str, list[str]]) -> None:
+    """``view`` has exactly the documented keys, in the documented order, at every level."""
+    assert list(view) == schema[""]
+    for path, keys in schema.items():
+        if path:
+            for obj in _nested(view, path):
+                assert list(obj) == keys, path
+
+
+def _views_along_random_games(name: str, seeds=(1, 2), max_plies: int = 60):
+    game = load_game(name, **SHORT_CONFIGS[name])
+    for seed in seeds:
+        state, rng = game.new_state(seed), make_rng(seed + 100)
+        while True:
+            for seat in range(game.players):
+                yield state, seat
+            if state.is_terminal or state._ply() >= max_plies:
+                break
+            state.play(int(game.kernels.random_move(state.array, rng)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_are_plain_json_with_the_documented_keys(name):
+    schema = documented_keys(name)
+    for state, seat in _views_along_random_games(name):
+        view = bot_view(state.view_for(seat), seat)
+        assert json.loads(json.dumps(view)) == view
+        check_against_docs(view, schema)
+        assert view["to_move"] == state.current_player
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_documented_example_has_the_documented_keys(name):
+    """The page's example view is valid JSON with the documented keys."""
+    text = (ROOT / "docs" / "games" / f"{name}.md").read_text(encoding="utf-8")
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    example = re.search(r"```json\n(.*?)\n```", section, re.S)
+    assert example, "the section shows one example view"
+    check_against_docs(json.loads(example.group(1)), documented_keys(name))
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_seat_is_shown_the_same_view_whatever_the_hidden_truth(name):
+    differs = 0
+    for state, seat in _views_along_random_games(name, seeds=(3,)):
+        one, other = state.view_for(seat, make_rng(1)), state.view_for(seat, make_rng(2))
+        differs += int((one.array != other.array).any())
+        assert bot_view(one, seat) == bot_view(other, seat)
+        assert json.dumps(bot_view(one, seat)) == json.dumps(bot_view(other, seat))
+    assert differs, "the views compared must differ in their hidden parts"
