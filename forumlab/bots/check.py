@@ -13,7 +13,9 @@ Each check is one line, ``PASS name`` or ``FAIL name: what is wrong (fix: how)``
 - ``long-think``: a move with a large budget of each kind the bot declares;
 - ``unknown-message``: a message type and a field the bot does not know are ignored (so
   later versions of the protocol can add them);
-- ``quit``: after ``quit`` the bot exits by itself within a second.
+- ``quit``: after ``quit`` the bot exits by itself within a second;
+- ``stdin-end``: so it does when its stdin ends without a ``quit`` (the referee's process
+  died): a bot that does not would run on, orphaned.
 """
 from __future__ import annotations
 
@@ -103,6 +105,7 @@ def run_checks(command: str, game: str | None = None, timeout: float = 10.0,
         checks.append(_long_think_check(playable[0], hello, settings))
         checks.append(_unknown_message_check(playable[0], settings))
     checks.append(_quit_check(argv, log_dir))
+    checks.append(_stdin_end_check(argv, log_dir))
     return checks
 
 
@@ -229,3 +232,20 @@ def _quit_check(argv: list[str], log_dir: str) -> Check:
         return Check("quit", False, str(exc))
     conn.kill()
     return Check("quit", True)
+
+
+def _stdin_end_check(argv: list[str], log_dir: str) -> Check:
+    try:
+        conn = BotConnection(argv, os.path.join(log_dir, "stdin-end.stderr.log"))
+        conn.send(protocol.encode(protocol.hello_request()))
+        conn.read_line(HANDSHAKE_SECONDS)
+        conn.process.stdin.close()
+        conn.process.wait(1.0)
+    except subprocess.TimeoutExpired:
+        conn.kill()
+        return Check("stdin-end", False, "the bot was still running 1 s after its stdin ended (fix: exit "
+                     "when a read from stdin finds its end)")
+    except (OSError, BotGone, BotSilent, protocol.ProtocolError) as exc:
+        return Check("stdin-end", False, str(exc))
+    conn.kill()
+    return Check("stdin-end", True)

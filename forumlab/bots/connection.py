@@ -93,13 +93,6 @@ class BotConnection:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.rstrip(b"\r")
 
-    def pending(self) -> bool:
-        """Whether the bot has written anything not read yet (a line nobody asked for)."""
-        if self._buffer:
-            return True
-        ready, _, _ = select.select([self._fd], [], [], 0)
-        return bool(ready)
-
     def gone(self, when: str) -> BotGone:
         """The fault of a bot whose pipe broke: ``crash`` if a signal ended it, else ``exit``."""
         try:

@@ -3,7 +3,7 @@
 Otherwise it plays like examples/bots/random_bot.py (a random legal move, seeded by the
 new_game seed). Modes: good, bad-handshake, wrong-protocol, malformed, illegal, hang,
 crash, early-exit, unknown-game, chatty (answers a message type it does not know),
-deaf (ignores quit), session (kept across games; each move's info counts the games
+deaf (ignores quit), immortal (ignores quit and the end of stdin), session (kept across games; each move's info counts the games
 its process has played), peek (writes every line it receives to the file named by its
 second argument). Standard library only.
 """
@@ -65,10 +65,12 @@ def main():
             send(move(message, rng, moves_made))
             moves_made += 1
         elif kind == "quit":
-            if MODE != "deaf":
+            if MODE not in ("deaf", "immortal"):
                 return
         elif kind != "game_over" and MODE == "chatty":
             send({"type": "error", "what": f"unknown message {kind}"})
+    while MODE == "immortal":
+        time.sleep(1)
 
 
 if __name__ == "__main__":

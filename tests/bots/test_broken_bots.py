@@ -24,6 +24,7 @@ RULES = [
     ("early-exit", "game forum-romanum", "'exit' fault"),
     ("chatty", "unknown-message", "message types it does not know"),
     ("deaf", "quit", "still running 1 s after quit"),
+    ("immortal", "quit", "still running 1 s after quit"),
 ]
 
 
@@ -37,6 +38,14 @@ def test_a_bot_that_breaks_a_rule_fails_its_check(mode, check, words, tmp_path):
     assert words in failed[0].message
     assert "fix" in failed[0].message  # every failure says how to fix it
     assert failed[0].line().startswith(f"FAIL {check}: ")
+
+
+def test_a_bot_must_exit_when_its_stdin_ends(tmp_path):
+    checks = {c.name: c for c in run_checks(broken("immortal"), "forum-romanum", 2.0, str(tmp_path))}
+    assert not checks["stdin-end"].ok and "still running 1 s after its stdin ended" in checks["stdin-end"].message
+    assert checks["quit"].ok is False
+    deaf = {c.name: c for c in run_checks(broken("deaf"), "forum-romanum", 2.0, str(tmp_path))}
+    assert deaf["stdin-end"].ok  # it ignores quit, but not the end of its input
 
 
 def test_the_fault_messages_say_what_the_bot_did(tmp_path):

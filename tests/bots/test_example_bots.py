@@ -41,7 +41,8 @@ def test_python_bot_passes_the_check(tmp_path):
     checks = run_checks(PY_BOT, log_dir=str(tmp_path))
     assert [c.line() for c in checks if not c.ok] == []
     names = {c.name for c in checks}
-    assert {"handshake", "protocol", "hello", "games", "long-think", "unknown-message", "quit"} <= names
+    assert {"handshake", "protocol", "hello", "games", "long-think", "unknown-message", "quit",
+            "stdin-end"} <= names
     assert {f"game {g}" for g in GAMES} <= names
 
 
