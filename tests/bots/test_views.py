@@ -20,7 +20,7 @@ SECTION = "## Bot view (forumlab-bot/1)"
 # A schema row: | `key` | type | meaning |, nested keys written `outer.inner` or `outer[].inner`.
 ROW = re.compile(r"^\|\s*`([A-Za-z_][\w.\[\]]*)`\s*\|")
 
-GAMES = ["forum-romanum"]
+GAMES = ["forum-romanum", "forma"]
 HIDDEN = [name for name in GAMES if name in ("foundations-of-rome", "forum-trajanum")]
 
 

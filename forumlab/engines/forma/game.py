@@ -30,7 +30,7 @@ import numpy as np
 from ...core.game import Game, Kernels
 from ...core.params import Param
 from . import kernels as forma_kernels
-from . import notation
+from . import notation, view
 from .data import MAX_MOVES
 from .layout import (
     BRIDGES_EW,
@@ -209,3 +209,7 @@ class Forma(Game):
     def render(self, array: np.ndarray) -> str:
         """The board with scores, pieces left, markers used and the seat to move (:mod:`.render`)."""
         return render_board(array)
+
+    def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
+        """The seat's JSON view for bots (schema: ``docs/games/forma.md``)."""
+        return view.bot_view(self, array, seat)
