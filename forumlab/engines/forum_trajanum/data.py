@@ -98,10 +98,3 @@ TRAJAN_TASKS = np.array([
     [[S_TYPES, 4, S_ACT, 4], [S_COLOURS, 4, S_GRP, 4], [S_COLS, 2, S_LVL2, 2], [S_ENV, 6, S_FULL, 1]],
     [[S_ROWTYPES, 4, S_ACT, 6], [S_MAXCOL, 4, S_ENV, 9], [S_COLS, 3, S_LVL4, 1], [S_FULL, 2, S_GRP, 6]],
 ], dtype=np.int64).reshape(3, 4, 2, 2)
-
-# ---- move bound -------------------------------------------------------------------
-# build: grey+colour doubles on ordered adjacent pairs (16 pieces x 5 grey x 4 colour
-# payments), colour doubles (4 colours x 10 payment multisets), singles (4 x 5 + 4 x 4
-# per space); conversions 6 + 4 + 1; "build -". take: pairs of 33 spaces.
-_BUILD_BOUND = 2 * len(ADJ_PAIRS) * 16 * 20 + len(ADJ_PAIRS) * 4 * 10 + len(BUILDABLE) * 36 + 12
-MAX_MOVES = max(_BUILD_BOUND, 33 * 32 // 2, 192)

@@ -44,8 +44,8 @@ from ...core.game import Game, Kernels
 from ...core.params import Param
 from . import hidden
 from . import kernels as ft_kernels
-from .data import MAX_MOVES
 from .layout import PLY
+from .moves import MAX_MOVES
 from .notation import describe_move, ply_news
 from .notation import format_move as _format
 from .notation import move_note as _move_note

@@ -4,11 +4,10 @@
 tag names this module) look up here. No rule logic: each kernel lives in the module of
 its concern.
 """
-from .data import MAX_MOVES
 from .heuristic import heuristic
 from .hidden import determinize
 from .layout import STATE_SIZE
-from .moves import apply_move, current_player, is_legal, legal_moves, random_move
+from .moves import MAX_MOVES, apply_move, current_player, is_legal, legal_moves, random_move
 from .scoring import is_terminal, scores
 from .setup import new_state
 

@@ -36,7 +36,6 @@ from .data import (
     AREA_SIZE,
     BUILDABLE,
     FCOLOUR,
-    MAX_MOVES,
     N_AREAS,
     STREET_BB,
 )
@@ -138,6 +137,12 @@ PIECE_MIXED = 8  # + 4 * grey + colour: a grey+colour double
 PIECE_DOUBLE = 24  # + colour: a double of 2 structures
 BUILD_NONE_PAYLOAD = (1 << 31) - 1
 ENV_NONE = 127
+# the longest move list: a build (grey+colour doubles on ordered adjacent pairs: 16 pieces
+# x 5 grey x 4 colour payments; colour doubles: 4 colours x 10 payment multisets;
+# singles: 4 x 5 + 4 x 4 per space; conversions 6 + 4 + 1; "build -"), a take (pairs of
+# 33 spaces) or the setup
+_BUILD_BOUND = 2 * len(ADJ_PAIRS) * 16 * 20 + len(ADJ_PAIRS) * 4 * 10 + len(BUILDABLE) * 36 + 12
+MAX_MOVES = max(_BUILD_BOUND, 33 * 32 // 2, N_SETUP_CODES)
 # pick items, in the notation's order T A C U V then workers r b g y
 PICK_NAMES = ("T", "A", "C", "U", "V", "r", "b", "g", "y")
 

@@ -345,7 +345,7 @@ def test_render_shows_forum_colonias_tracks_and_cards():
 
 def _windows_agree(a):
     """Every window of the move list (what random_move reads) matches the full list."""
-    full = np.empty(data.MAX_MOVES, dtype=np.int64)
+    full = np.empty(moves.MAX_MOVES, dtype=np.int64)
     n = moves.legal_moves(a, full)
     one = np.empty(7, dtype=np.int64)
     for k in range(0, n, 5):
