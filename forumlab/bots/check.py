@@ -2,7 +2,8 @@
 
 Each check is one line, ``PASS name`` or ``FAIL name: what is wrong (fix: how)``:
 
-- ``start``, ``handshake``, ``protocol``, ``hello``: the command starts, answers the
+- ``start``, ``handshake``, ``protocol``, ``hello``: the command starts (a command that
+  cannot, such as a missing program, is bad input), answers the
   referee's hello with one JSON line, speaks ``forumlab-bot/1`` and declares its fields
   correctly; ``games``: every game it claims exists (and ``--game`` is one of them);
 - ``game G``: a whole short game of each claimed game with the bot in every seat, so every
@@ -78,7 +79,8 @@ def run_checks(command: str, game: str | None = None, timeout: float = 10.0,
         log_dir: where the bot's logs go (default: a new temporary directory).
 
     Raises:
-        AgentSpecError: an empty command or unbalanced quotes.
+        AgentSpecError: an empty command, unbalanced quotes, or a program that cannot be
+            run (missing, not executable).
         UnknownGameError: ``game`` is not a game.
     """
     argv = split_command(command)
@@ -114,9 +116,9 @@ def _handshake_checks(argv: list[str], log_dir: str):
     (None when one failed)."""
     try:
         conn = BotConnection(argv, os.path.join(log_dir, "handshake.stderr.log"))
-    except OSError as exc:
-        return [Check("start", False, f"cannot run {argv[0]!r}: {exc.strerror or exc} (fix: give the "
-                      "path of an executable file, or the interpreter and the script)")], None
+    except OSError as exc:  # a command that names no program is bad input, not a failed check
+        raise AgentSpecError(f"cannot run {argv[0]!r}: {exc.strerror or exc} (give the path of an "
+                             "executable file, or the interpreter and the script)") from None
     checks = [Check("start", True)]
     try:
         conn.send(protocol.encode(protocol.hello_request()))

@@ -60,6 +60,8 @@ def test_bad_input_is_refused_before_anything_runs():
         run_checks("   ")
     with pytest.raises(UnknownGameError):
         run_checks(broken("good"), "chess")
+    with pytest.raises(AgentSpecError, match="cannot run"):
+        run_checks("/nonexistent/bot")
 
 
 def _cli(*args):
@@ -73,7 +75,7 @@ def test_exit_codes():
     assert bad.returncode == 1
     assert "FAIL protocol: " in bad.stdout
     missing = _cli("/nonexistent/bot")
-    assert missing.returncode == 1 and "FAIL start: " in missing.stdout
+    assert missing.returncode == 2 and missing.stderr.startswith("error: cannot run '/nonexistent/bot'")
     unbalanced = _cli("./bot 'unclosed")
     assert unbalanced.returncode == 2
     assert unbalanced.stderr.startswith("error: ") and len(unbalanced.stderr.splitlines()) == 1
