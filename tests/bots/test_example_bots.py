@@ -9,6 +9,7 @@ import pytest
 
 from forumlab.api import load_game, play
 from forumlab.bots.check import run_checks
+from forumlab.bots.referee import CommandAgent
 
 from .helpers import PY_BOT, ROOT, SHORT_CONFIGS
 
@@ -62,3 +63,18 @@ def test_the_same_seed_plays_the_same_game(c_bot, tmp_path):
     first = play(game, [spec, spec], seed=5)
     second = play(game, [spec, spec], seed=5)
     assert first.moves == second.moves
+
+
+def test_a_bot_that_thinks_reports_it_and_the_overhead_is_the_rest(tmp_path):
+    game = load_game("forum-romanum", **SHORT_CONFIGS["forum-romanum"])
+    state = game.new_state(1)
+    agent = CommandAgent(seed=1, command=PY_BOT, options="think=true", budget_wall_ms=400, log_dir=str(tmp_path))
+    try:
+        move = agent.act(state.view_for(state.current_player))
+    finally:
+        agent.close()
+    assert state.is_legal(move)
+    entry = agent.move_log[0]
+    assert entry["thinking_ms"] >= 190  # half of the wall_ms budget, as the example bot spends it
+    assert entry["wall_ms"] >= entry["thinking_ms"]
+    assert entry["overhead_ms"] == pytest.approx(entry["wall_ms"] - entry["thinking_ms"], abs=1e-3)
