@@ -2,7 +2,7 @@
 
 Otherwise it plays like examples/bots/random_bot.py (a random legal move, seeded by the
 new_game seed). Modes: good, bad-handshake, wrong-protocol, malformed, illegal, hang,
-crash, early-exit, unknown-game, chatty (answers a message type it does not know),
+crash, early-exit, unknown-game, flood (an endless line), latin1 (a move not in UTF-8), chatty (answers a message type it does not know),
 deaf (ignores quit), immortal (ignores quit and the end of stdin), session (kept across games; each move's info counts the games
 its process has played), peek (writes every line it receives to the file named by its
 second argument). Standard library only.
@@ -20,6 +20,8 @@ GAMES = ["forma", "forum-romanum", "forum-trajanum", "foundations-of-rome"]
 
 
 def send(message):
+    if message is None:  # already written
+        return
     sys.stdout.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
     sys.stdout.flush()
 
@@ -37,6 +39,13 @@ def move(message, rng, moves_made):
         return "{move: e4"
     if MODE == "illegal":
         return {"type": "move", "move": "no-such-move"}
+    if MODE == "flood":
+        while True:
+            sys.stdout.write("x" * 65536)
+    if MODE == "latin1":
+        sys.stdout.buffer.write(b'{"type":"move","move":"caf\xe9"}\n')
+        sys.stdout.flush()
+        return None
     if MODE == "hang":
         time.sleep(3600)
     if MODE == "crash" and moves_made == 2:

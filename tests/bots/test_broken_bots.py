@@ -19,6 +19,8 @@ RULES = [
     ("unknown-game", "games", "'chess', which is not a forumlab game"),
     ("malformed", "game forum-romanum", "'exception' fault"),
     ("illegal", "game forum-romanum", "'illegal' fault"),
+    ("flood", "game forum-romanum", "longer than 1048576 bytes"),
+    ("latin1", "game forum-romanum", "not UTF-8"),
     ("hang", "game forum-romanum", "'hang' fault"),
     ("crash", "game forum-romanum", "'crash' fault"),
     ("early-exit", "game forum-romanum", "'exit' fault"),
