@@ -38,7 +38,7 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.game import Game, Kernels
 from ...core.params import Param
-from . import hidden, notation
+from . import hidden, notation, view
 from . import kernels as for_kernels
 from .data import MAX_MOVES
 from .layout import (
@@ -210,3 +210,7 @@ class FoundationsOfRome(Game):
     # ---- picture (render.py) -------------------------------------------------------
     def render(self, array: np.ndarray) -> str:
         return render_board(array, self.modules, self.consul)
+
+    def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
+        """The seat's JSON view for bots (schema: ``docs/games/foundations-of-rome.md``)."""
+        return view.bot_view(self, array, seat)
