@@ -40,7 +40,7 @@ def backup_implicit_minimax(nodes, rewards, node, n_players):
         rewards[node, n_players + p] = rewards[best, n_players + p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backpropagate(nodes, rewards, node, reward, n_players, use_imm):
     """Add ``reward`` to every node from ``node`` up to the root, one visit each."""
     while node != -1:
@@ -52,7 +52,7 @@ def backpropagate(nodes, rewards, node, reward, n_players, use_imm):
         node = nodes[node, F_PARENT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_history(history, trace_player, trace_move, n_trace, reward):
     """Count the iteration's reward for each (player, move) it played."""
     for t in range(n_trace):

@@ -43,7 +43,7 @@ def evaluate(tag, s, reward_kind, hscale, hbase, out):
         heuristic_rewards(tag, s, hscale, hbase, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate_leaf(tag, s, rewards, node, added, rng, settings, n_players, hbase, leaf_value, reward,
                   trace_player, trace_move, n_trace):
     """Score the iteration's leaf ``node`` (position ``s``) into ``reward``; with

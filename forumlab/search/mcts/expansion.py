@@ -15,7 +15,7 @@ from numba import njit
 from ...core.dispatch import apply_move, heuristic, legal_moves
 from ...core.rng import rand_below
 from ..arrays import copy_into, stable_argsort
-from .tree import _STRIDE_PRIMES, F_NLEGAL, F_PERM, F_VISITS, untried_index
+from .tree import _STRIDE_PRIMES, F_NLEGAL, F_PERM, untried_index
 
 
 @njit(cache=True, inline="always")
@@ -34,25 +34,24 @@ def order_moves(tag, s, buf, n, mover, out):
 
 
 @njit(cache=True, inline="always")
-def stops_at_depth_limit(nodes, meta, node, depth, slots, settings):
-    """Whether the descent ends at ``node`` (at ``depth``) because of ``tree_depth``.
+def stops_at_depth_limit(depth, n_legal, visits, slots_used, slots, settings):
+    """Whether the descent ends at a node at ``depth`` (with ``n_legal`` = F_NLEGAL and
+    ``visits``; ``slots_used`` of the order pool's ``slots`` taken) because of ``tree_depth``.
 
     Such a node is a leaf for now: the rollout (or the heuristic) scores it every visit.
     With ``deepen`` a leaf at depth ``tree_depth * k`` that the search keeps returning
     to grows another ``tree_depth`` plies once it has ``deepen`` visits (the plies
     between open at their second visit), so more time buys depth on the lines that
     matter and the leaves keep the parity the limit was tuned for; never under ISMCTS,
-    and only while the order pool has a free slot.
+    and only while the order pool has a free slot. (Scalars, not the node table: an
+    array handed to an inlined kernel costs reference counting in the descent's loop.)
     """
     limit = settings.tree_depth
-    if limit <= 0 or depth < limit:
-        return False
-    if settings.ismcts:
-        return True
     deepen = settings.deepen
-    return nodes[node, F_NLEGAL] < 0 and (
-        deepen <= 0 or meta[1] >= slots
-        or nodes[node, F_VISITS] < (deepen if (depth - limit) % limit == 0 else 1))
+    return limit > 0 and depth >= limit and (
+        settings.ismcts or n_legal < 0
+        and (deepen <= 0 or slots_used >= slots
+             or visits < (deepen if (depth - limit) % limit == 0 else 1)))
 
 
 @njit(cache=True, inline="always")
@@ -77,13 +76,13 @@ def expand_first_visit(tag, s, nodes, meta, node, depth, mover, buf, orders, wid
 
 
 @njit(cache=True, inline="always")
-def children_open(nodes, node, mover, searcher, settings):
-    """How many of a node's children may be open now."""
-    n = nodes[node, F_NLEGAL]
-    if nodes[node, F_PERM] < 0:
+def children_open(n_legal, perm, visits, mover, searcher, settings):
+    """How many of a node's children may be open now (its F_NLEGAL, F_PERM and visits)."""
+    n = n_legal
+    if perm < 0:
         if settings.widen > 0.0:
             # Progressive unpruning: best-first children open one by one as visits grow.
-            n = min(n, 1 + np.int64(settings.widen * np.sqrt(nodes[node, F_VISITS])))
+            n = min(n, 1 + np.int64(settings.widen * np.sqrt(visits)))
         if settings.replies > 0 and mover != searcher:
             # An opponent model: another seat's best-first node opens only its
             # ``replies`` best moves by that seat's one-ply heuristic (1: the seat is

@@ -26,7 +26,7 @@ from .expansion import (
     stops_at_depth_limit,
     untried_move,
 )
-from .tree import F_AVAIL, F_CHILD, F_MOVE, F_NCHILD, F_NLEGAL, F_SIBLING, F_VISITS, new_child
+from .tree import F_AVAIL, F_CHILD, F_MOVE, F_NCHILD, F_NLEGAL, F_PERM, F_SIBLING, F_VISITS, new_child
 
 
 @njit(cache=True, inline="always")
@@ -70,30 +70,35 @@ def select_uct(nodes, rewards, node, mover, n_players, settings, history):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def descend_uct(tag, s, nodes, rewards, meta, history, rng, settings, searcher, n_players,
                 buf, orders, width, slots, trace_player, trace_move):
     """Walk from the root (``s`` holds its position) to the node this iteration scores."""
     node = 0
     depth = 0
     n_trace = 0
+    added = False
+    capacity = nodes.shape[0]
     use_history = settings.history > 0.0
     while not is_terminal(tag, s):
-        if stops_at_depth_limit(nodes, meta, node, depth, slots, settings):
+        if stops_at_depth_limit(depth, nodes[node, F_NLEGAL], nodes[node, F_VISITS], meta[1], slots,
+                                settings):
             break
         mover = current_player(tag, s)
         if nodes[node, F_NLEGAL] < 0:
             expand_first_visit(tag, s, nodes, meta, node, depth, mover, buf, orders, width, slots, rng,
                                settings)
         k = nodes[node, F_NCHILD]
-        n = children_open(nodes, node, mover, searcher, settings)
-        if k < n and meta[0] < nodes.shape[0]:
+        n = children_open(nodes[node, F_NLEGAL], nodes[node, F_PERM], nodes[node, F_VISITS], mover, searcher,
+                          settings)
+        if k < n and meta[0] < capacity:
             move = untried_move(tag, s, nodes, node, k, n, buf, orders, width)
             node = new_child(nodes, rewards, meta, node, move, mover)
             apply_move(tag, s, move)
+            added = True
             if use_history:
                 n_trace = trace(trace_player, trace_move, n_trace, mover, move)
-            return node, True, n_trace
+            break
         if k == 0:
             break  # table full and nothing expanded here: roll out
         node = select_uct(nodes, rewards, node, mover, n_players, settings, history)
@@ -101,7 +106,7 @@ def descend_uct(tag, s, nodes, rewards, meta, history, rng, settings, searcher, 
         apply_move(tag, s, nodes[node, F_MOVE])
         if use_history:
             n_trace = trace(trace_player, trace_move, n_trace, mover, nodes[node, F_MOVE])
-    return node, False, n_trace
+    return node, added, n_trace
 
 
 @njit(cache=True, inline="always")
@@ -142,7 +147,7 @@ def select_ismcts(nodes, rewards, node, mover, n_players, moves, n, settings, hi
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def descend_ismcts(tag, s, nodes, rewards, meta, history, rng, settings, n_players,
                    buf, matched, trace_player, trace_move):
     """Walk from the root (``s`` holds this iteration's determinization) to the node
@@ -152,7 +157,7 @@ def descend_ismcts(tag, s, nodes, rewards, meta, history, rng, settings, n_playe
     n_trace = 0
     use_history = settings.history > 0.0
     while not is_terminal(tag, s):
-        if stops_at_depth_limit(nodes, meta, node, depth, 0, settings):
+        if stops_at_depth_limit(depth, 0, 0, 0, 0, settings):
             break
         mover = current_player(tag, s)
         n = legal_moves(tag, s, buf)
