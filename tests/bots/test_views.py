@@ -20,12 +20,13 @@ SECTION = "## Bot view (forumlab-bot/1)"
 # A schema row: | `key` | type | meaning |, nested keys written `outer.inner` or `outer[].inner`.
 ROW = re.compile(r"^\|\s*`([A-Za-z_][\w.\[\]]*)`\s*\|")
 
-GAMES = ["forum-romanum", "forma", "foundations-of-rome"]
+GAMES = ["forum-romanum", "forma", "foundations-of-rome", "forum-trajanum"]
 # Configs played besides the short game of each: every module with hidden parts.
 MORE_CONFIGS = {
     "foundations-of-rome": [{"players": 3, "draft": True, "max_turns": 12,
                              "modules": ["monuments", "trading", "stealing", "objectives", "invocations", "roles"]},
                             {"players": 2, "consul": True, "draft": True, "max_turns": 12}],
+    "forum-trajanum": [{"players": 3}],
 }
 HIDDEN = [name for name in GAMES if name in ("foundations-of-rome", "forum-trajanum")]
 

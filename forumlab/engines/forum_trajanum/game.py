@@ -42,7 +42,7 @@ import numpy as np
 
 from ...core.game import Game, Kernels
 from ...core.params import Param
-from . import hidden
+from . import hidden, view
 from . import kernels as ft_kernels
 from .layout import PLY
 from .moves import MAX_MOVES
@@ -136,6 +136,10 @@ class ForumTrajanum(Game):
     def legend(self) -> str:
         """What each symbol of the board picture means."""
         return LEGEND
+
+    def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
+        """The seat's JSON view for bots (schema: ``docs/games/forum-trajanum.md``)."""
+        return view.bot_view(self, array, seat)
 
     def move_note(self, array: np.ndarray, move: int) -> str:
         """What ``moves`` lists beside a move: the tribunes a ``take`` costs ("free",
