@@ -20,7 +20,7 @@ from forumlab.core.registry import create_game
 from forumlab.core.rng import make_rng
 
 HUMAN = "human(input=-)"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play(tmp_path, monkeypatch, args, lines, human=HUMAN, others="greedy"):

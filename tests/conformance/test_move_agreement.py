@@ -8,7 +8,7 @@ import benchmarks.move_agreement as move_agreement
 from benchmarks.move_agreement import agreement, choices, root_is_undecided, self_play_positions
 from forumlab.agents.registry import create_agent
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_agreement_counts_the_positions_where_each_pair_chose_alike():
