@@ -14,7 +14,6 @@ from forumlab.agents.registry import agent_names, agent_params, check_spec, crea
 from forumlab.agents.spec import AgentSpecError
 from forumlab.cli import main
 from forumlab.core.registry import create_game
-
 from tests.cli.test_records_cli import assert_bad_input
 
 NUMERIC = [(name, key, param) for name in agent_names() for key, param in agent_params(name).items()

@@ -20,7 +20,6 @@ from forumlab.arena.store import ResultStore, StoreError
 from forumlab.cli import main
 from forumlab.core.errors import ConfigError
 from forumlab.report import section_from_store
-
 from tests.cli.test_records_cli import assert_bad_input
 
 

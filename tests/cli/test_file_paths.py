@@ -34,8 +34,8 @@ from forumlab.core.files import (
     write_file_atomically,
 )
 from forumlab.core.record import Record, load_record
-
 from tests.deadline import deadline
+
 from .test_records_cli import assert_bad_input
 
 TINY = ["-o", "max_rounds=3", "--workers", "1", "--no-progress"]

@@ -21,7 +21,6 @@ from forumlab.cli import main
 from forumlab.core.errors import ForumlabError
 from forumlab.core.record import Record, load_record
 from forumlab.core.registry import create_game
-
 from tests.deadline import deadline
 
 SEED = 20261206

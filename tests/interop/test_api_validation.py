@@ -18,7 +18,6 @@ from forumlab.cli import main
 from forumlab.core.errors import ConfigError, ForumlabError, GameRegistrationError
 from forumlab.core.options import parse_key_values
 from forumlab.core.registry import game_names
-
 from tests.cli.test_records_cli import assert_bad_input
 
 
