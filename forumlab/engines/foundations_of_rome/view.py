@@ -28,6 +28,7 @@ from .layout import (
     CONSUL,
     CONSUL_HOLDER,
     CONSUL_OWN,
+    CONSUL_SEAT,
     CONSUL_VP,
     DISPLAY,
     DRAFT_ROUND,
@@ -111,7 +112,7 @@ def _buildings(array: np.ndarray, n: int) -> list[dict[str, Any]]:
     for cell in range(n * n):
         if array[CELL_BLD + cell]:
             cells.setdefault(int(array[CELL_BLD + cell]), []).append(cell)
-    return [{"owner": instance_owner(b) if instance_owner(b) < 5 else -1,
+    return [{"owner": -1 if instance_owner(b) == CONSUL_SEAT else instance_owner(b),
              "building": ALL_CODE_NAMES[instance_code(b)],
              "lots": [cell_name(c, n) for c in cs]} for b, cs in sorted(cells.items())]
 
