@@ -7,12 +7,14 @@ Usage:
 The one-piece kernel is the module ``forumlab/search/mcts.py`` as git holds it at REF
 (default: the last commit that had it), written to a file under the temp directory and
 imported as ``forumlab.search._mcts_before`` (its relative imports then resolve as they
-did). Both kernels search the same positions with the same seeds, at each game's tuned
-defaults (for the iteration budget of the case, times ``--scale``): Forum Romanum at 3
-players, Forma at 2 and 4. Each round runs every position with the old kernel, then the new one, then
-swaps the order for the next round (ABBA), so a change in the machine's load hits both
-alike; the clock is the searching thread's CPU time (``time.thread_time``). Before
-timing, each pair's trees are checked to be the same bit for bit.
+did); ``FORUMLAB_GIT_ROOT`` names another checkout to read it from (for a copy of the
+tree that is not a git repository). Both kernels search the same positions with the
+same seeds, at each game's tuned defaults (for the iteration budget of the case, times
+``--scale``): Forum Romanum at 3 players, Forma at 2 and 4. Each round runs every
+position with the old kernel, then the new one, then swaps the order for the next
+round (ABBA), so a change in the machine's load hits both alike; the clock is the
+searching thread's CPU time (``time.thread_time``). Before timing, each pair's trees
+are checked to be the same bit for bit.
 
 Prints one JSON object: per game, the CPU seconds and iterations per CPU second of each
 kernel summed over rounds, the ratio new / old (above 1: the new kernel is faster), and
