@@ -38,6 +38,7 @@ from numba.core.extending import NativeValue, models, register_model, unbox
 from numba.core.imputils import lower_builtin
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
+from .layout import PLAYERS_SLOT
 from .movelist import contains
 
 PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_terminal", "scores",
@@ -257,5 +258,5 @@ def legal_by_scan(tag, s, move):
 
 @njit(cache=True, inline="always")
 def num_players(s):
-    """Number of players (slot 1 in every game's state)."""
-    return s[1]
+    """Number of players (``PLAYERS_SLOT`` of every game's state)."""
+    return s[PLAYERS_SLOT]

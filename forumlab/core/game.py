@@ -6,6 +6,12 @@ agents, search, the arena) only ever talks to these kernels, so it works for any
 registered game, including games with chance (an RNG word lives in the state),
 hidden information (``determinize``) and 2-6 players (``scores`` is a vector).
 
+The array begins with the core's header (:mod:`forumlab.core.layout`): slot
+``PLAYERS_SLOT`` = 0 holds the number of players, the one slot generic code reads
+without the game's help; the game's own slots, documented in its layout, follow from
+``HEADER_SIZE`` on. Which game an array belongs to is not stored in it: generic
+kernels dispatch on the game's tag type (:mod:`forumlab.core.dispatch`).
+
 The :class:`Game` / :class:`State` facade is for people: move notation, rendering,
 results with shared ranks, JSON.
 """
@@ -24,6 +30,7 @@ import numpy as np
 from .actions import ActionSpace
 from .dispatch import PROTOCOL, GameTag
 from .errors import ConfigError, GameOverError, IllegalMoveError
+from .layout import PLAYERS_SLOT
 from .options import check_option_names, resolve_game_options
 from .params import Param
 from .ranks import shared_ranks, winners
@@ -277,7 +284,7 @@ class Game(ABC):
         Returns:
             True if every seat won.
         """
-        out = np.zeros(int(array[1]), dtype=np.float64)
+        out = np.zeros(int(array[PLAYERS_SLOT]), dtype=np.float64)
         self.kernels.scores(array, out)
         return bool(out[0] > 0)
 

@@ -11,8 +11,8 @@ when the registry loads it (:mod:`forumlab.core.registry`):
 - **players**: at most ``MAX_PLAYERS`` of :mod:`forumlab.search.minimax`, the width
   of the max^n value vectors.
 - **state size** (the kernel module's ``STATE_SIZE``, slots of the state array): at
-  least 2 (slot 0 names the game, slot 1 holds the player count, which generic code
-  reads), and small enough that the minimax workspace's stack of state copies
+  least the core's header (``HEADER_SIZE`` of :mod:`forumlab.core.layout`: the player
+  count, which generic code reads), and small enough that the minimax workspace's stack of state copies
   (``MAX_STACK + 1`` of them) stays within ``STATE_STACK_BYTES``.
 
 The class's constructor must also take exactly the options it declares
@@ -28,10 +28,11 @@ from dataclasses import dataclass
 
 from .dispatch import PROTOCOL
 from .errors import GameRegistrationError
+from .layout import HEADER_SIZE
 
 # Memory the minimax workspace may spend on its stack of state copies (one per ply).
 STATE_STACK_BYTES = 128 << 20
-MIN_STATE_SIZE = 2  # slot 0: game id, slot 1: number of players
+MIN_STATE_SIZE = HEADER_SIZE  # the header generic code reads (the number of players)
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ Use in a new game's tests::
 
 The checks:
 
-- ``start``: the start position (array type and size, slot 1 = players, a seat to
-  move, legal moves, ``new_state`` deterministic) and the config's JSON round trip.
+- ``start``: the start position (array type and size, the player count in
+  ``PLAYERS_SLOT``, a seat to move, legal moves, ``new_state`` deterministic) and the
+  config's JSON round trip.
 - ``legal_moves``: at every ply the list is within ``MAX_MOVES``, without
   duplicates, empty exactly when the game is over, and reading it changes nothing.
 - ``notation``: every legal move (a sample where there are many) prints as one line
@@ -78,6 +79,7 @@ import numpy as np
 
 from ..core.errors import GameOverError, IllegalMoveError
 from ..core.game import Game, State, result_winners
+from ..core.layout import PLAYERS_SLOT
 from ..core.ranks import shared_ranks
 from ..core.registry import create_game, game_names, get_game_class
 from ..core.rng import make_rng
@@ -190,8 +192,9 @@ def random_game(game: Game, seed: int) -> Iterator[tuple[int, State]]:
 
 def check_start(game: Game, seed: int) -> None:
     """The start position: an int64 vector of the kernel module's ``STATE_SIZE`` with the
-    player count in slot 1, the same for the same seed, not over, with a seat to move
-    and legal moves; the game's config is JSON data that rebuilds the same game.
+    player count in ``PLAYERS_SLOT`` (:mod:`forumlab.core.layout`), the same for the same
+    seed, not over, with a seat to move and legal moves; the game's config is JSON data
+    that rebuilds the same game.
 
     Args:
         game: the configured game.
@@ -209,8 +212,9 @@ def check_start(game: Game, seed: int) -> None:
     if array.shape[0] != size:
         raise _broken("state size", f"the state has {array.shape[0]} slots but the kernel module's "
                       f"STATE_SIZE is {size} {where}")
-    if int(array[1]) != game.players:
-        raise _broken("state array", f"slot 1 holds {int(array[1])}, not the player count "
+    players = int(array[PLAYERS_SLOT])
+    if players != game.players:
+        raise _broken("state array", f"slot {PLAYERS_SLOT} holds {players}, not the player count "
                       f"{game.players} {where}")
     if not np.array_equal(game.new_state(seed).array, array):
         raise _broken("setup determinism", f"new_state gave two different positions {where}")

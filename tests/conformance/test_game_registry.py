@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from forumlab.cli import main as cli_main
 from forumlab.core import registry
 from forumlab.core.errors import ForumlabError, GameRegistrationError, UnknownGameError
+from forumlab.core.layout import HEADER_SIZE
 from forumlab.core.limits import check_game_class, generic_limits
 from forumlab.core.registry import create_game, game_names, get_game_class, register_game, unregister_game
 from tests import toy_goofspiel
@@ -70,10 +71,10 @@ def test_more_players_than_minimax_handles_is_refused():
         register_game("toy-variant", variant(min_players=3, max_players=2))
 
 
-@pytest.mark.parametrize("size", [1, LIMITS.max_state_size + 1, "25"])
+@pytest.mark.parametrize("size", [HEADER_SIZE - 1, LIMITS.max_state_size + 1, "25"])
 def test_a_state_size_out_of_bounds_is_refused(monkeypatch, size):
     monkeypatch.setattr(toy_kernels, "STATE_SIZE", size)
-    with pytest.raises(GameRegistrationError, match=rf"STATE_SIZE = {size!r}, but states need 2\.\."):
+    with pytest.raises(GameRegistrationError, match=rf"STATE_SIZE = {size!r}, but states need {HEADER_SIZE}\.\."):
         register_game("toy-variant", variant())
 
 

@@ -33,7 +33,7 @@ def test_the_readme_example_runs():
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "<ForumRomanum(players=3, max_rounds=100) seed=1: ply 0, seat 0 to move>"
-    assert lines[2] == "12288 49 (442,)"  # 49 opening placements of the 3-player game
+    assert lines[2] == "12288 49 (441,)"  # 49 opening placements of the 3-player game
     assert lines[3] == "[0.0, 0.0, 0.0]"
     assert sorted(json.loads(lines[5])) == [-1.0, 0.0, 1.0]  # three distinct ranks
     assert sum(line.startswith(("random:", "greedy:", "mcts(iterations=100):")) for line in lines) == 3

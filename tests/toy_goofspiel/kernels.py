@@ -6,22 +6,21 @@ import numpy as np
 from numba import njit
 
 from forumlab.core.bits import nth_set_bit, popcount
+from forumlab.core.layout import HEADER_SIZE, PLAYERS_SLOT
 from forumlab.core.rng import make_rng, rand_below
 
 MAX_PLAYERS = 3
 MAX_CARDS = 6
 MAX_MOVES = MAX_CARDS
-TOY_ID = 77
 
-GAME_ID = 0
-N_PLAYERS = 1  # every game's slot 1
-CARDS = 2  # K: cards per hand and prizes in the deck
-PLAYER = 3  # seat to bid
-PLY = 4
-TERMINAL = 5
-ROUND = 6  # prizes turned up before the current one; DECK[ROUND] is up now
-SEED = 7
-HAND = 8  # MAX_PLAYERS bitmasks: bit c-1 = card c still in hand
+N_PLAYERS = PLAYERS_SLOT  # the core's header: the one slot generic code reads
+CARDS = HEADER_SIZE  # K: cards per hand and prizes in the deck
+PLAYER = CARDS + 1  # seat to bid
+PLY = PLAYER + 1
+TERMINAL = PLY + 1
+ROUND = TERMINAL + 1  # prizes turned up before the current one; DECK[ROUND] is up now
+SEED = ROUND + 1
+HAND = SEED + 1  # MAX_PLAYERS bitmasks: bit c-1 = card c still in hand
 BID = HAND + MAX_PLAYERS  # MAX_PLAYERS cards bid this round (0 = none yet)
 SCORE = BID + MAX_PLAYERS  # MAX_PLAYERS totals
 DECK = SCORE + MAX_PLAYERS  # MAX_CARDS prize values in the order they are turned up
@@ -39,7 +38,6 @@ def _shuffle(s, first, last, rng):
 @njit(cache=True)
 def _new_state(players, cards, seed, rng):
     s = np.zeros(STATE_SIZE, dtype=np.int64)
-    s[GAME_ID] = TOY_ID
     s[N_PLAYERS] = players
     s[CARDS] = cards
     s[SEED] = seed

@@ -15,9 +15,8 @@ on the 7-word planes (:mod:`.planes` reads and writes them in kernels).
 """
 import numpy as np
 
+from ...core.layout import HEADER_SIZE, PLAYERS_SLOT
 from .pieces import N_PIECES, SIZE, SQUARES
-
-FORMA_ID = 2  # slot 0 of every Forma state
 
 WORDS = 7  # int64 words per 400-square plane
 ROW_MASK = (1 << SIZE) - 1
@@ -59,19 +58,18 @@ NOT_COL_A = _plane(i for i in range(SQUARES) if i % SIZE != 0)
 NOT_COL_T = _plane(i for i in range(SQUARES) if i % SIZE != SIZE - 1)
 
 # ---- state-array slots --------------------------------------------------------------
-GAME_ID = 0  # every game's slot 0: the game's id (generic code dispatches on a GameTag)
-N_PLAYERS = 1  # every game's slot 1
-PLAYER = 2  # seat to move
-PLY = 3  # plies played (placements and passes)
-TERMINAL = 4
-MOVER_CAN_PLACE = 5  # 1 if the seat to move has a placement (else its only move is PASS)
-FREE = 6  # free squares (no piece, obstacle or marker)
-TOWER = 7  # tower square, -1 if none
-TOWER_OWNER = 8  # player who closed the tower, -1 if nobody yet
-STUCK = 9  # bit p: player p can never place again (cache; monotone)
-PASSES = 10  # passes played
-SEED = 11
-OCC = 12  # plane: pieces, stones, tower, markers on free squares
+N_PLAYERS = PLAYERS_SLOT  # the core's header (forumlab.core.layout)
+PLAYER = HEADER_SIZE  # seat to move
+PLY = PLAYER + 1  # plies played (placements and passes)
+TERMINAL = PLY + 1
+MOVER_CAN_PLACE = TERMINAL + 1  # 1 if the seat to move has a placement (else its only move is PASS)
+FREE = MOVER_CAN_PLACE + 1  # free squares (no piece, obstacle or marker)
+TOWER = FREE + 1  # tower square, -1 if none
+TOWER_OWNER = TOWER + 1  # player who closed the tower, -1 if nobody yet
+STUCK = TOWER_OWNER + 1  # bit p: player p can never place again (cache; monotone)
+PASSES = STUCK + 1  # passes played
+SEED = PASSES + 1
+OCC = SEED + 1  # plane: pieces, stones, tower, markers on free squares
 STONES = OCC + WORDS  # plane: grey stones
 PIECES = STONES + WORDS  # MAX_PLAYERS planes: piece squares per player
 MARKS = PIECES + MAX_PLAYERS * WORDS  # MAX_PLAYERS planes: markers (free squares and stones)

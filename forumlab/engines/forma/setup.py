@@ -41,9 +41,7 @@ from ...core.rng import make_rng, rand_below
 from .data import SHAPE_COPIES, SHAPE_SIZE
 from .layout import (
     AVAIL,
-    FORMA_ID,
     FREE,
-    GAME_ID,
     N_PLAYERS,
     N_SHAPES,
     N_STONES_RANDOM,
@@ -129,7 +127,6 @@ def layout_problems(stones: list[int], tower: int | None) -> str | None:
 def new_state(players, stones, tower, seed):
     """Initial state: players 2-4, stone squares (int64 array), tower square or -1."""
     s = np.zeros(STATE_SIZE, dtype=np.int64)
-    s[GAME_ID] = FORMA_ID
     s[N_PLAYERS] = players
     s[TOWER] = tower
     s[TOWER_OWNER] = -1

@@ -6,9 +6,9 @@ order of :data:`.data.PL_CODE` (orientation by orientation, anchors row-major), 
 ``(piece * 8 + orientation) * 400 + anchor`` and ``PASS`` = 67,200 of which most never
 fit.
 
-Observation (perfect information): a float32 vector of ``players + 42 + 10 * 400 + 4 +
-4 * 21 + 4 * 21`` entries (4,216 at 2 players ... 4,218 at 4): the seat one-hot; the 42
-counter slots of :mod:`.layout` in slot order (game id, players, seat to move, ply,
+Observation (perfect information): a float32 vector of ``players + 41 + 10 * 400 + 4 +
+4 * 21 + 4 * 21`` entries (4,215 at 2 players ... 4,217 at 4): the seat one-hot; the 41
+counter slots of :mod:`.layout` in slot order (players, seat to move, ply,
 terminal, mover can place, free squares, tower square (-1 none), tower owner, passes,
 then eight blocks of 4 seats: squares left in supply, squares placed, enclosed squares,
 stones claimed, markers used, bridges north-south, bridges east-west, score; the seed and

@@ -11,6 +11,8 @@ colour == player otherwise. Move codes: :mod:`.moves`; cell notation: :mod:`.not
 """
 import numpy as np
 
+from ...core.layout import HEADER_SIZE, PLAYERS_SLOT
+
 SIZE = 7
 CELLS = SIZE * SIZE
 FULL = (1 << CELLS) - 1
@@ -68,26 +70,23 @@ for _cell in range(CELLS):
     _ids = [r for r, cells in enumerate(REGION_CELLS) if _cell in cells]
     CELL_REGIONS[_cell, : len(_ids)] = _ids
 
-FORUM_ROMANUM_ID = 1
-
 # ---- state-array slots ------------------------------------------------------------
-GAME_ID = 0  # every game's slot 0: the game's id (generic code dispatches on a GameTag)
-N_PLAYERS = 1
-N_COLOURS = 2
-PIECES = 3  # pieces per colour at the start
-MAX_ROUNDS = 4  # 0 = no cap
-PLY = 5  # plies played
-PLAYER = 6  # seat to move
-SUBMOVE = 7  # 2 players: 0 before the first sub-move of a turn, 1 before the second
-FIRST_COLOUR = 8  # 2 players: colour used by the turn's first sub-move (-1 if none)
-TURNS = 9  # completed turns
-TERMINAL = 10
-TRUNCATED = 11
-SETTLED = 12  # bit r set when region r is settled
-OCCUPIED = 13  # bitboard of all pieces
-OPEN_CELLS = 14  # union of the cells of all unsettled regions (for the end test)
-SEED = 15
-HAND = 16  # MAX_COLOURS slots: pieces in hand per colour
+N_PLAYERS = PLAYERS_SLOT  # the core's header (forumlab.core.layout)
+N_COLOURS = HEADER_SIZE
+PIECES = N_COLOURS + 1  # pieces per colour at the start
+MAX_ROUNDS = PIECES + 1  # 0 = no cap
+PLY = MAX_ROUNDS + 1  # plies played
+PLAYER = PLY + 1  # seat to move
+SUBMOVE = PLAYER + 1  # 2 players: 0 before the first sub-move of a turn, 1 before the second
+FIRST_COLOUR = SUBMOVE + 1  # 2 players: colour used by the turn's first sub-move (-1 if none)
+TURNS = FIRST_COLOUR + 1  # completed turns
+TERMINAL = TURNS + 1
+TRUNCATED = TERMINAL + 1
+SETTLED = TRUNCATED + 1  # bit r set when region r is settled
+OCCUPIED = SETTLED + 1  # bitboard of all pieces
+OPEN_CELLS = OCCUPIED + 1  # union of the cells of all unsettled regions (for the end test)
+SEED = OPEN_CELLS + 1
+HAND = SEED + 1  # MAX_COLOURS slots: pieces in hand per colour
 BOARD = HAND + MAX_COLOURS  # MAX_COLOURS bitboards
 SCORE = BOARD + MAX_COLOURS  # MAX_COLOURS colour scores
 STATE_SIZE = SCORE + MAX_COLOURS

@@ -7,9 +7,7 @@ from numba import njit
 
 from .layout import (
     FIRST_COLOUR,
-    FORUM_ROMANUM_ID,
     FULL,
-    GAME_ID,
     HAND,
     MAX_ROUNDS,
     N_COLOURS,
@@ -31,7 +29,6 @@ def new_state(players, max_rounds, seed):
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     n_colours = 4 if players == 2 else players
     pieces = _PIECES_BY_PLAYERS[players]
-    s[GAME_ID] = FORUM_ROMANUM_ID
     s[N_PLAYERS] = players
     s[N_COLOURS] = n_colours
     s[PIECES] = pieces

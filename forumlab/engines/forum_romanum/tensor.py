@@ -5,8 +5,8 @@ Actions: the move codes themselves (:mod:`.moves`: ``colour << 12 | src << 6 | d
 2 players (four colours), 4,096 per player otherwise (12,288 at 3, 24,576 at 6).
 
 Observation (perfect information, so every seat sees the whole position): a float32
-vector of ``players + 439`` entries (441 at 2 players ... 445 at 6): the seat one-hot;
-the 24 counter slots of :mod:`.layout` in slot order (game id, players, colours, pieces
+vector of ``players + 438`` entries (440 at 2 players ... 444 at 6): the seat one-hot;
+the 23 counter slots of :mod:`.layout` in slot order (players, colours, pieces
 per colour, round cap, ply, seat to move, sub-move, first colour, turns, terminal,
 truncated, pieces in hand per colour 0-5, colour scores 0-5; the seed is left out);
 then the 23 settled-region flags, the 49-cell occupied board, the 49-cell open-cell

@@ -15,8 +15,7 @@ State slots (one flat int64 array; per-seat blocks have MAXP = 4 entries):
 ================  =========  ===================================================
 slot               size       holds
 ================  =========  ===================================================
-GAME_ID            1          ``FT_ID`` (every game's slot 0)
-N_PLAYERS          1          players (every game's slot 1)
+N_PLAYERS          1          players (the core's ``PLAYERS_SLOT``, slot 0 of every game)
 INTRO, FIXED       1 each     options
 PLY                1          plies played
 ROUND, CYCLE       1 each     rounds begun (0-12), cycle 1-3
@@ -58,7 +57,8 @@ per seat p (``base = SEAT + p * SEAT_SIZE``), offsets:
 
 Move codes and their payloads: ``moves.py``.
 """
-FT_ID = 4
+from ...core.layout import HEADER_SIZE, PLAYERS_SLOT
+
 MAXP = 4
 RV = 36
 FCOLS = 20
@@ -90,18 +90,9 @@ TW_SEEN_SHIFT = 8
 TW_PLACED = 1 << 12
 
 # global slots
-GAME_ID = 0
-N_PLAYERS = 1
-INTRO = 2
-FIXED = 3
-PLY = 4
-ROUND = 5
-CYCLE = 6
-START = 7
-TO_MOVE = 8
-OVER = 9
-NCOLS = 10
-PILES = 11
+N_PLAYERS = PLAYERS_SLOT
+INTRO, FIXED, PLY, ROUND, CYCLE, START, TO_MOVE, OVER, NCOLS = range(HEADER_SIZE, HEADER_SIZE + 9)
+PILES = NCOLS + 1
 DRAWN = PILES + 24
 CARDS = DRAWN + 3
 TRAJAN = CARDS + 2

@@ -16,8 +16,6 @@ from .layout import (
     D_TAKE,
     FEMALE,
     FIXED,
-    FT_ID,
-    GAME_ID,
     INTRO,
     MERCH,
     N_PLAYERS,
@@ -77,7 +75,6 @@ def shuffle(a, rng):
 @njit(cache=True)
 def _chance(players, intro, fixed, rng):
     s = np.zeros(STATE_SIZE, dtype=np.int64)
-    s[GAME_ID] = FT_ID
     s[N_PLAYERS] = players
     s[INTRO] = intro
     s[FIXED] = fixed

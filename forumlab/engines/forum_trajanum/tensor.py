@@ -13,7 +13,7 @@ every non-empty set of the 9 items; ``pay`` every set of the 6 rows.
 Observation (hidden information: built from ``Game.observation``, which undoes the
 other seats' draft plies of the round and blanks unseen tile types and undrawn cards):
 a float32 vector of ``players + STATE_SIZE - 4 * 4 + 4 * (80 + 37 + 36)`` entries (with ``STATE_SIZE``
-= 865: 1,463 at 2 players ... 1,465 at 4): the
+= 864: 1,462 at 2 players ... 1,464 at 4): the
 seat one-hot; every plain slot of :mod:`.layout` in slot order (counters, piles with
 undrawn cards as -1, the draft queue and takes, the pending-work stack, the Forum's
 envoy owners, and per seat resources, VP by source, citizens, tile words, buildings,

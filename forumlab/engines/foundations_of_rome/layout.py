@@ -9,8 +9,7 @@ State slots (one flat int64 array; ``MAXP`` = 5 seats, ``CELLS`` = 100):
 ==================  ======  ==========================================================
 slot                 size    holds
 ==================  ======  ==========================================================
-GAME_ID              1       ``FOR_ID`` (every game's slot 0)
-N_PLAYERS            1       players (every game's slot 1)
+N_PLAYERS            1       players (the core's ``PLAYERS_SLOT``, slot 0 of every game)
 SIZE                 1       N, the city's side (7-10)
 PHASE                1       PH_DRAFT, PH_PLAY, PH_FINAL (final turns) or PH_OVER
 PLAYER               1       seat to act
@@ -84,9 +83,9 @@ Lot markers are not stored: a seat's markers on the board are its owned unbuilt 
 (``OWN & ~BUILT``) and its supply is 8 (+ EXTRA_MARKERS) minus those. Consul tokens are
 building instances of the pseudo-seat ``MAXP`` (``1 + MAXP * 64 + token id``).
 """
+from ...core.layout import HEADER_SIZE, PLAYERS_SLOT
 from .data import MAX_SEATS, N_PLAYER_CODES
 
-FOR_ID = 3
 MAXP = MAX_SEATS  # per-seat room in the state
 CELLS = 100
 PILE_ROOM = 100
@@ -119,25 +118,10 @@ EFFECT_NAMES = ((EF_IANUS, "ianus"), (EF_VULCANUS, "vulcanus"), (EF_DISCORDIA, "
 INV_UNUSED, INV_ONGOING, INV_SPENT = 0, 1, 2
 INVOCATION_CARD = 100  # card id of invocation G<g> in slots and piles: 100 + g
 
-GAME_ID = 0
-N_PLAYERS = 1
-SIZE = 2
-PHASE = 3
-PLAYER = 4
-PLY = 5
-TURNS = 6
-MAX_TURNS = 7
-ERA = 8
-START_PLAYER = 9
-FINAL_LEFT = 10
-BUYER = 11
-TRUNCATED = 12
-RNG = 13
-MODULES = 14
-DRAFT = 15
-DRAFT_ROUND = 16
-SEED = 17
-PRICES = 18
+N_PLAYERS = PLAYERS_SLOT
+(SIZE, PHASE, PLAYER, PLY, TURNS, MAX_TURNS, ERA, START_PLAYER, FINAL_LEFT, BUYER, TRUNCATED, RNG,
+ MODULES, DRAFT, DRAFT_ROUND, SEED) = range(HEADER_SIZE, HEADER_SIZE + 16)
+PRICES = SEED + 1
 SLOTS = PRICES + 6
 PILE_POS = SLOTS + 6
 PILE_LEN = PILE_POS + 3

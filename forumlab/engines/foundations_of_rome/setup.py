@@ -47,8 +47,6 @@ from .layout import (
     DISPLAY,
     DRAFT,
     ERA,
-    FOR_ID,
-    GAME_ID,
     HAND_N,
     HANDS,
     INV_HOLDER,
@@ -190,7 +188,6 @@ def setup_options(players: int, module_bits: int = 0, draft: bool = False, price
 @njit(cache=True)
 def _seats(s, o, n):
     """The option slots, and every seat's silver, supply and module pieces."""
-    s[GAME_ID] = FOR_ID
     s[N_PLAYERS] = o.players
     s[SIZE] = n
     s[MAX_TURNS] = o.max_turns

@@ -8,8 +8,8 @@ below ``BUILD_BASE``; most actions are never legal, which a mask handles.
 
 Observation (hidden information: built from ``Game.observation``, so the piles' order,
 other seats' unseen hand cards and pending picks never reach it): a float32 vector of
-``players + STATE_SIZE - 451 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,055
-since the modules: players + 1,623, so 1,625 at 2 players ... 1,628 at 5; the module
+``players + STATE_SIZE - 451 + 10 * 100 + 19`` entries (with ``STATE_SIZE`` = 1,054
+since the modules: players + 1,622, so 1,624 at 2 players ... 1,627 at 5; the module
 slots are zero in a game without that module): the seat one-hot; every plain slot of
 :mod:`.layout` in slot order (counters, deed board, pile positions and lengths, the
 owner-and-instance id of each lot, silver, VP, population, supplies, VP by source,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.dispatch import max_moves
+from ...core.layout import PLAYERS_SLOT
 from ...core.rng import make_rng
 from .buffers import Workspace
 from .columns import (
@@ -82,7 +83,7 @@ def _ensure_compiled(tag, array: np.ndarray) -> None:
     if tag in _compiled:
         return
     workspace = Workspace(PARANOID, tt_bits=0)
-    workspace.ensure(array.shape[0], int(array[1]), int(max_moves(tag)))
+    workspace.ensure(array.shape[0], int(array[PLAYERS_SLOT]), int(max_moves(tag)))
     settings = workspace.begin(PARANOID)
     n = prepare_root(tag, array, make_rng(0), workspace.buffers)
     if n > 0:
@@ -160,7 +161,7 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
     if time > 0 or cpu_time > 0:
         _ensure_compiled(tag, array)
     budget = _Budget(nodes, time, cpu_time, _time.perf_counter_ns(), _time.thread_time_ns())
-    n_players = int(array[1])
+    n_players = int(array[PLAYERS_SLOT])
     workspace.ensure(array.shape[0], n_players, int(max_moves(tag)))
     algorithm, maxn = _effective_algorithm(workspace.algorithm, n_players, cooperative)
     settings = workspace.begin(algorithm, cooperative)

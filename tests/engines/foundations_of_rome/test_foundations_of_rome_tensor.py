@@ -7,8 +7,8 @@ from forumlab.engines.foundations_of_rome.layout import MAX_TRADES_OPT, SEEN
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_the_documented_shape_is_players_plus_1623(players):
-    assert create_game("foundations-of-rome", players=players).observation_shape == (players + 1623,)
+def test_the_documented_shape_is_players_plus_1622(players):
+    assert create_game("foundations-of-rome", players=players).observation_shape == (players + 1622,)
 
 
 def test_no_seen_mask_slot_reaches_the_tensor_as_a_plain_number():
