@@ -24,7 +24,7 @@ def c_bot(tmp_path_factory) -> str:
     """The C example bot, compiled with ``cc`` into a temporary directory (the test is
     skipped, with the reason, when no C compiler exists)."""
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler is None:  # the issue asks for this: C is built only where a compiler exists
+    if compiler is None:  # C is built only where a compiler exists; elsewhere the skip says why
         pytest.skip("no C compiler (cc, gcc or clang) on PATH to build examples/bots/random_bot.c")
     out = tmp_path_factory.mktemp("cbot") / "random_bot"
     subprocess.run([compiler, "-O2", "-std=c99", "-o", str(out), str(ROOT / "examples" / "bots" / "random_bot.c")],
