@@ -479,7 +479,6 @@ def _register_arena():
 
     register(main)
     main.add_command(report)
-    main.add_command(__import__("forumlab.arena.strategies_command", fromlist=["*"]).strategies)
     main.add_command(__import__("forumlab.arena.dynamics_command", fromlist=["*"]).dynamics)
 
 
