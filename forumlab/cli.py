@@ -480,6 +480,7 @@ def _register_arena():
     register(main)
     main.add_command(report)
     main.add_command(__import__("forumlab.arena.dynamics_command", fromlist=["*"]).dynamics)
+    main.add_command(__import__("forumlab.arena.skill_command", fromlist=["*"]).skill)
 
 
 _register_arena()
