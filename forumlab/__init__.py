@@ -10,7 +10,7 @@ from . import _numba_cache
 
 __version__ = "0.1.0"
 
-_numba_cache.configure()
+_numba_cache.configure_before_numba()  # numba's cache directory, set when numba is imported
 
 _API = {
     "load_game": "forumlab.api",

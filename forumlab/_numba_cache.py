@@ -9,8 +9,12 @@ and no compiled code imports them, so editing them keeps the cache:
 :func:`compiled_sources` lists what the key covers.
 
 numba itself is not imported here: ``NUMBA_CACHE_DIR`` is set in the environment,
-which numba reads when it is first imported (and worker processes inherit), so
-``import forumlab`` stays cheap. A user's explicit ``NUMBA_CACHE_DIR`` wins.
+which numba reads when it is first imported (and worker processes inherit). Hashing
+the sources costs a tenth of a second, which a command that compiles nothing (listing
+games, ``--help``, ratings) should not pay, so ``import forumlab`` only calls
+:func:`configure_before_numba`: the directory is set at the first import of numba in
+the process, whichever module imports it, and before numba reads its configuration.
+A user's explicit ``NUMBA_CACHE_DIR`` wins.
 """
 import hashlib
 import os
@@ -151,3 +155,25 @@ def configure() -> None:
     numba = sys.modules.get("numba")
     if numba is not None:  # imported before forumlab: its config has read the environment already
         numba.config.CACHE_DIR = cache_dir
+
+
+class _ConfigureBeforeNumba:
+    """A finder on ``sys.meta_path`` that finds nothing: asked for ``numba`` (before any
+    other finder, so before numba's first line runs), it sets the cache directory."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            configure()
+        return None  # the regular finders import numba
+
+
+def configure_before_numba() -> None:
+    """Arrange for :func:`configure` to run when numba is first imported (at once if
+    it already is), so that no import path reaches numba before its cache directory
+    is set, and a process that never imports numba never hashes the sources."""
+    if "numba" in sys.modules:
+        configure()
+    elif not any(isinstance(f, _ConfigureBeforeNumba) for f in sys.meta_path):
+        # Stays in place (removing a finder while the import system walks the list
+        # would skip the next one); after the first call configure() returns at once.
+        sys.meta_path.insert(0, _ConfigureBeforeNumba())

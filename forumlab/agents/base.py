@@ -10,7 +10,6 @@ import numpy as np
 
 from ..core.errors import GameOverError, IllegalMoveError
 from ..core.game import State
-from ..core.rng import make_rng
 from .params import Param, resolve_options
 from .spec import check_seed
 
@@ -56,6 +55,8 @@ class Agent(ABC):
         self.given: dict[str, Any] = resolve_options(self.name, self.params, options)
         # Checked, not converted: int(1.5) would quietly play as seed 1.
         self.seed = check_seed(seed, f"agent {self.name!r}: seed")
+        from ..core.rng import make_rng  # a numba module: listing agents imports none
+
         #: the SplitMix64 word array that numba kernels draw from (``forumlab.core.rng``)
         self.rng = make_rng(self.seed)
         #: a Python ``random.Random`` seeded from ``seed``, for agents written in Python

@@ -17,7 +17,6 @@ import click
 
 from ..core.errors import ConfigError, ForumlabError
 from ..core.options import parse_key_values
-from .definition import game_title
 
 DEFAULT_DB = "forumlab-results.db"
 MAX_WORKERS = 1024  # local processes; a cluster (--scheduler) for more
@@ -57,6 +56,7 @@ def _definition_from_options(config_file, game, players, options, agents, fmt, c
 def _print_ratings(db, as_json=False, as_csv=False, anchor=None, matrix=False, out=None, merges=()):
     """Print the ratings of ``db``: one results file, or a list of compatible ones rated as one."""
     from .cooperative import format_team_report, team_results
+    from .definition import game_title
     from .pool import load_results, results_json
     from .ratings import format_matrices, format_ratings_table, rate_outcomes
 
@@ -235,7 +235,7 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
 
     Ctrl-C stops it (exit code 130); the finished games stay in the results file and
     'forumlab tournament resume DB' plays the rest."""
-    from .definition import planned_games
+    from .definition import game_title, planned_games
     from .store import ResultStore
     from .tournament import play_missing, versions
 

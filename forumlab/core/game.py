@@ -23,17 +23,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .actions import ActionSpace
-from .dispatch import PROTOCOL, GameTag
 from .errors import ConfigError, GameOverError, IllegalMoveError
 from .layout import PLAYERS_SLOT
 from .options import check_option_names, resolve_game_options
 from .params import Param
 from .ranks import shared_ranks, winners
+
+if TYPE_CHECKING:  # the dispatch imports numba, which listing games must not pay for
+    from .dispatch import GameTag
 
 
 @dataclass(frozen=True)
@@ -105,11 +107,50 @@ class Kernels:
             ValueError: ``module.MAX_MOVES`` is missing or differs from ``max_moves``.
             AttributeError: the module lacks one of the protocol's kernels.
         """
+        from .dispatch import PROTOCOL, GameTag
+
         if getattr(module, "MAX_MOVES", None) != max_moves:
             raise ValueError(f"{module.__name__} must define MAX_MOVES = {max_moves}")
         return cls(max_moves=max_moves, tag=GameTag(module.__name__),
                    is_legal=getattr(module, "is_legal", None) or _scan_for(module.legal_moves, max_moves),
                    **{name: getattr(module, name) for name in PROTOCOL})
+
+
+class LazyKernels:
+    """A game class's ``kernels``, loaded from its kernel module when first read.
+
+    ``kernels = LazyKernels("forumlab.engines.forma.kernels")`` in a Game subclass keeps
+    the class free of numba: what lists games and their options (name, player counts,
+    ``OPTIONS``) is read without importing or compiling any kernel. The first read of
+    ``kernels`` (from the class or an instance) imports the module, builds
+    :meth:`Kernels.from_module` with the module's own ``MAX_MOVES`` and checks it against
+    the limits of generic code (:func:`forumlab.core.limits.check_kernels`), once per
+    class. Assigning ``game.kernels`` on an instance overrides it for that instance.
+    """
+
+    def __init__(self, module: str):
+        """Args: module: the import path of the game's kernel module."""
+        self.module = module
+        self._kernels: Kernels | None = None
+        self._checked: set[type] = set()
+
+    def __get__(self, game: Game | None, owner: type[Game]) -> Kernels:
+        if owner not in self._checked:
+            from .limits import check_kernel_module, check_kernels
+
+            name = getattr(owner, "name", owner.__name__)
+            if self._kernels is None:
+                module = importlib.import_module(self.module)
+                check_kernel_module(name, module)
+                self._kernels = Kernels.from_module(module, module.MAX_MOVES)
+            check_kernels(name, owner, self._kernels)
+            self._checked.add(owner)
+        return self._kernels
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the kernel module has been imported through this declaration."""
+        return self._kernels is not None
 
 
 def _scan_for(legal_moves: Callable, max_moves: int) -> Callable:
@@ -131,7 +172,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     perfect_information: ClassVar[bool] = True
     engine_version: ClassVar[str] = "1"  # bump when rules or move codes change
-    kernels: ClassVar[Kernels]
+    kernels: ClassVar[Kernels]  # or a LazyKernels, which keeps listing the game numba-free
     # MCTS parameters tuned for this game; a spec's explicit values override them.
     mcts_defaults: ClassVar[dict[str, Any]] = {}
     # Per player count, on top of mcts_defaults: what works against one opponent need

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dispatch import PROTOCOL
 from .errors import GameRegistrationError
 from .layout import HEADER_SIZE
 
@@ -68,6 +67,11 @@ def _is_int(value) -> bool:
 def check_game_class(name: str, cls) -> None:
     """Refuse a game class that breaks the protocol's shape or a generic limit.
 
+    A class whose ``kernels`` is a :class:`~forumlab.core.game.LazyKernels` not read yet
+    is checked here without its kernels (so listing games imports no numba); its
+    kernels are checked by :func:`check_kernels` when they are first read, before any
+    search can use them.
+
     Args:
         name: the name the game registers under (for the message).
         cls: the class to check.
@@ -75,36 +79,67 @@ def check_game_class(name: str, cls) -> None:
     Raises:
         GameRegistrationError: one line naming the game, the rule and both numbers.
     """
-    from .game import Game, Kernels
+    import inspect
+
+    from .game import Game, Kernels, LazyKernels
     from .options import declaration_problem
 
-    def refuse(problem: str) -> GameRegistrationError:
-        return GameRegistrationError(f"game {name!r} cannot register: {problem}")
-
     if not (isinstance(cls, type) and issubclass(cls, Game)):
-        raise refuse(f"{cls!r} is not a forumlab.core.game.Game subclass")
-    kernels = getattr(cls, "kernels", None)
-    if not isinstance(kernels, Kernels):
-        raise refuse("its class has no kernels (set kernels = Kernels.from_module(...))")
-    module = kernels.tag.module()
-    missing = [f for f in (*PROTOCOL, "MAX_MOVES", "STATE_SIZE") if not hasattr(module, f)]
-    if missing:
-        raise refuse(f"its kernel module {module.__name__} lacks {', '.join(missing)}")
-    limits = generic_limits()
-    if not (_is_int(kernels.max_moves) and 1 <= kernels.max_moves <= limits.max_moves):
-        raise refuse(f"MAX_MOVES = {kernels.max_moves!r}, but generic search needs 1..{limits.max_moves} "
-                     "(MCTS's stride primes must exceed every move count: forumlab/search/mcts/tree.py)")
+        raise _refuse(name, f"{cls!r} is not a forumlab.core.game.Game subclass")
+    declared = inspect.getattr_static(cls, "kernels", None)  # reading a LazyKernels loads it
+    if not isinstance(declared, Kernels | LazyKernels):
+        raise _refuse(name, "its class has no kernels (set kernels = Kernels.from_module(...))")
     if not (_is_int(cls.min_players) and _is_int(cls.max_players)
             and 1 <= cls.min_players <= cls.max_players):
-        raise refuse(f"players {cls.min_players!r}-{cls.max_players!r} is not a range of seats")
-    if cls.max_players > limits.max_players:
-        raise refuse(f"up to {cls.max_players} players, but generic search handles at most "
-                     f"{limits.max_players} (MAX_PLAYERS, forumlab/search/minimax/settings.py)")
-    size = module.STATE_SIZE
-    if not (_is_int(size) and MIN_STATE_SIZE <= size <= limits.max_state_size):
-        raise refuse(f"STATE_SIZE = {size!r}, but states need {MIN_STATE_SIZE}..{limits.max_state_size} "
-                     "slots (the minimax workspace keeps a state per ply: MAX_STACK, "
-                     "forumlab/search/minimax/settings.py)")
+        raise _refuse(name, f"players {cls.min_players!r}-{cls.max_players!r} is not a range of seats")
     problem = declaration_problem(cls)  # the options it takes are the ones it declares
     if problem:
-        raise refuse(problem)
+        raise _refuse(name, problem)
+    if isinstance(declared, Kernels) or declared.loaded:
+        check_kernels(name, cls, cls.kernels)
+
+
+def _refuse(name: str, problem: str) -> GameRegistrationError:
+    return GameRegistrationError(f"game {name!r} cannot register: {problem}")
+
+
+def check_kernel_module(name: str, module) -> None:
+    """Refuse a kernel module that lacks a protocol kernel, ``MAX_MOVES`` or ``STATE_SIZE``.
+
+    Raises:
+        GameRegistrationError: one line naming the game and what is missing.
+    """
+    from .dispatch import PROTOCOL
+
+    missing = [f for f in (*PROTOCOL, "MAX_MOVES", "STATE_SIZE") if not hasattr(module, f)]
+    if missing:
+        raise _refuse(name, f"its kernel module {module.__name__} lacks {', '.join(missing)}")
+
+
+def check_kernels(name: str, cls, kernels) -> None:
+    """Refuse a game whose kernels break the protocol or a limit of generic code.
+
+    Args:
+        name: the game's name (for the message).
+        cls: its class (for the player count).
+        kernels: its :class:`~forumlab.core.game.Kernels`.
+
+    Raises:
+        GameRegistrationError: one line naming the game, the rule and both numbers.
+    """
+    module = kernels.tag.module()
+    check_kernel_module(name, module)
+    limits = generic_limits()
+    max_moves = kernels.max_moves
+    if not (_is_int(max_moves) and 1 <= max_moves <= limits.max_moves):
+        raise _refuse(name, f"MAX_MOVES = {max_moves!r}, but generic search needs "
+                      f"1..{limits.max_moves} (MCTS's stride primes must exceed every move count: "
+                      "forumlab/search/mcts/tree.py)")
+    if cls.max_players > limits.max_players:
+        raise _refuse(name, f"up to {cls.max_players} players, but generic search handles at most "
+                      f"{limits.max_players} (MAX_PLAYERS, forumlab/search/minimax/settings.py)")
+    size = module.STATE_SIZE
+    if not (_is_int(size) and MIN_STATE_SIZE <= size <= limits.max_state_size):
+        raise _refuse(name, f"STATE_SIZE = {size!r}, but states need "
+                      f"{MIN_STATE_SIZE}..{limits.max_state_size} slots (the minimax workspace keeps a "
+                      "state per ply: MAX_STACK, forumlab/search/minimax/settings.py)")

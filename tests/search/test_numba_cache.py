@@ -1,7 +1,7 @@
 """The numba cache directory is keyed by the code numba compiles, not by every module:
 editing a front end (the command line, the arena, reports) keeps the compiled kernels,
-editing an engine or a search starts a fresh cache. ``import forumlab`` does not import
-numba to set it."""
+editing an engine or a search starts a fresh cache. ``import forumlab`` neither imports
+numba nor hashes the sources: the directory is set when numba is first imported."""
 import json
 import os
 import shutil
@@ -60,16 +60,30 @@ def test_the_real_package_keys_its_kernels_and_their_constants_but_not_its_front
                  "_numba_cache.py", "core/errors.py"} | facades) & keyed
 
 
-def test_import_forumlab_sets_the_cache_directory_without_importing_numba(tmp_path):
+def _cache_dirs_seen(tmp_path, code: str) -> dict:
+    """Run ``code`` in a fresh process without NUMBA_CACHE_DIR; it prints a JSON object."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
-    code = ("import json, os, sys, forumlab; "
-            "print(json.dumps(['numba' in sys.modules, os.environ.get('NUMBA_CACHE_DIR')]))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 0, run.stderr
-    imported, directory = json.loads(run.stdout)
-    assert not imported
-    assert directory == str(tmp_path / "forumlab" / "numba" / cache_key(PACKAGE))
+    return json.loads(run.stdout)
+
+
+def test_import_forumlab_sets_the_cache_directory_when_numba_is_first_imported(tmp_path):
+    seen = _cache_dirs_seen(tmp_path, (
+        "import json, os, sys, forumlab\n"
+        "before = ['numba' in sys.modules, os.environ.get('NUMBA_CACHE_DIR')]\n"
+        "import forumlab.core.rng, numba\n"  # any module that imports numba
+        "print(json.dumps({'before': before, 'env': os.environ['NUMBA_CACHE_DIR'],\n"
+        "                  'numba': numba.config.CACHE_DIR}))"))
+    assert seen["before"] == [False, None]  # nothing hashed while numba is not needed
+    expected = str(tmp_path / "forumlab" / "numba" / cache_key(PACKAGE))
+    assert seen["env"] == seen["numba"] == expected
+
+
+def test_numba_imported_before_forumlab_gets_the_cache_directory_too(tmp_path):
+    seen = _cache_dirs_seen(tmp_path, "import json, numba, forumlab; print(json.dumps(numba.config.CACHE_DIR))")
+    assert seen == str(tmp_path / "forumlab" / "numba" / cache_key(PACKAGE))
 
 
 def test_stale_cache_directories_are_removed_and_recent_ones_kept(tmp_path):
@@ -86,7 +100,7 @@ def test_stale_cache_directories_are_removed_and_recent_ones_kept(tmp_path):
     assert not stale.exists() and recent.exists() and current.exists()  # the one in use stays
 
 
-def test_a_new_cache_directory_prunes_stale_ones_at_import(tmp_path):
+def test_a_new_cache_directory_prunes_stale_ones_when_numba_is_imported(tmp_path):
     root = tmp_path / "forumlab" / "numba"
     stale = root / "0123456789abcdef"
     stale.mkdir(parents=True)
@@ -94,7 +108,7 @@ def test_a_new_cache_directory_prunes_stale_ones_at_import(tmp_path):
     os.utime(stale, (old, old))
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
-    run = subprocess.run([sys.executable, "-c", "import forumlab"], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-c", "import forumlab, numba"], capture_output=True, text=True,
                          env=env, timeout=120)
     assert run.returncode == 0, run.stderr
     assert not stale.exists()

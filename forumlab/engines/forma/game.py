@@ -27,11 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game, Kernels
+from ...core.game import Game, LazyKernels
 from ...core.params import Param
-from . import kernels as forma_kernels
 from . import notation, view
-from .data import MAX_MOVES
 from .layout import (
     BRIDGES_EW,
     BRIDGES_NS,
@@ -48,7 +46,9 @@ from .layout import (
 )
 from .pieces import parse_square, square_name
 from .render import pieces_left, render_board
-from .setup import layout_problems, new_state, obstacle_squares, random_layout
+
+# The engine's numba modules (the kernels, the setup) are imported where they are used,
+# so that listing the game and its options imports no numba (tests/project/test_light_imports.py).
 
 
 def _square(text: str) -> int:
@@ -68,6 +68,8 @@ def _check_layout(obstacles: str | list[str], options: dict) -> str | list[str]:
         tower = None if options["tower"] is None else _square(options["tower"])
     except ValueError:  # reported by the tower's own check
         tower = None
+    from .setup import layout_problems
+
     problem = layout_problems(stones, tower)
     if problem:
         raise ValueError(f"bad obstacle layout: {problem}")
@@ -99,7 +101,7 @@ class Forma(Game):
                                 4: {"reward": "rank", "hrelative": True, "c": 0.3,
                                     "long_proposals": 1, "long_min_seconds": 1.0,
                                     "long_min_iterations": 8_000}}
-    kernels = Kernels.from_module(forma_kernels, MAX_MOVES)
+    kernels = LazyKernels("forumlab.engines.forma.kernels")
 
     # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
     OPTIONS = {
@@ -135,6 +137,8 @@ class Forma(Game):
             ``(stone squares, tower square or -1)``, as square indices.
         """
         if self.obstacles == "random":
+            from .setup import random_layout
+
             return random_layout(seed)
         if self.obstacles == "none":
             return [], -1
@@ -153,12 +157,16 @@ class Forma(Game):
         """
         if self.obstacles != "random":
             return {}
+        from .setup import obstacle_squares
+
         stones, tower = obstacle_squares(start.array)
         return {"obstacles": [square_name(q) for q in stones],
                 "tower": square_name(tower) if tower >= 0 else None}
 
     def initial_array(self, seed: int) -> np.ndarray:
         """The start position: the layout of :meth:`layout`, every supply full, seat 0 to move."""
+        from .setup import new_state
+
         stones, tower = self.layout(seed)
         return new_state(self.players, np.array(stones, dtype=np.int64), tower, seed)
 

@@ -24,18 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game, Kernels
+from ...core.game import Game, LazyKernels
 from ...core.params import Param
-from . import kernels as forum_kernels
-from . import view
 from .layout import PLY, TRUNCATED, colours_for
-from .moves import MAX_MOVES
-from .notation import format_move as format_code
-from .notation import parse_move as parse_text
-from .render import LEGEND, ply_news, seat_line
-from .render import render as board_text
-from .scoring import result_details
-from .setup import new_state
+
+# The engine's numba modules are imported where they are used, so that listing the game
+# and its options imports no numba (tests/project/test_light_imports.py).
 
 # Keeps max_rounds * players far inside int64 in the kernels' cap test.
 MAX_ROUNDS_LIMIT = 10**9
@@ -51,7 +45,7 @@ class ForumRomanum(Game):
     # MCTS tuned against greedy at 0.2 CPU s per move and for 1 s over 0.1 s; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "c": 0.05, "hscale": 2.0, "order_depth": 3, "imm": 0.5}
     mcts_defaults_by_players = {3: {"reward": "rank", "hrelative": True, "rollout": "sample", "cutoff": 3}}
-    kernels = Kernels.from_module(forum_kernels, MAX_MOVES)
+    kernels = LazyKernels("forumlab.engines.forum_romanum.kernels")
 
     # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
     OPTIONS = {
@@ -76,6 +70,8 @@ class ForumRomanum(Game):
 
     def initial_array(self, seed: int) -> np.ndarray:
         """The start position of a game with this seed (empty board, seat 0 to move)."""
+        from .setup import new_state
+
         return new_state(self.players, self.max_rounds, seed)
 
     # ---- notation ------------------------------------------------------------------
@@ -90,6 +86,8 @@ class ForumRomanum(Game):
             ``d4`` (from the hand) or ``d4-e5`` (a move on the board); in the 2-player game
             prefixed by the colour, e.g. ``2:d4``.
         """
+        from .notation import format_move as format_code
+
         return format_code(move, self.players)
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
@@ -106,6 +104,8 @@ class ForumRomanum(Game):
             IllegalMoveError: ``text`` is not a string, is malformed, names a colour the game
                 does not have, or lacks the prefix while several colours can move.
         """
+        from .notation import parse_move as parse_text
+
         return parse_text(array, text, self.players)
 
     # ---- results -------------------------------------------------------------------
@@ -127,6 +127,8 @@ class ForumRomanum(Game):
             ``colour_scores`` and ``pieces_in_hand`` (per colour), ``settled`` and
             ``deadlocked`` (region ids, see :func:`.scoring.settled_regions`).
         """
+        from .scoring import result_details
+
         return result_details(array)
 
     def render(self, array: np.ndarray) -> str:
@@ -139,6 +141,8 @@ class ForumRomanum(Game):
         Returns:
             Multi-line text.
         """
+        from .render import render as board_text
+
         return board_text(array, self.players)
 
     # ---- a person at the table (the ``human`` agent and ``play``) ------------------
@@ -153,10 +157,14 @@ class ForumRomanum(Game):
         Returns:
             Multi-line text.
         """
+        from .render import seat_line
+
         return self.render(array) + "\n" + seat_line(seat, self.players)
 
     def legend(self) -> str:
         """What the regions are and what "settled" and "deadlocked" mean."""
+        from .render import LEGEND
+
         return LEGEND
 
     def ply_news(self, before: np.ndarray, after: np.ndarray, seat: int) -> list[str]:
@@ -171,8 +179,12 @@ class ForumRomanum(Game):
             Lines such as ``"settled: S1 (worth 6): A +6, B -2, C -2"``; none when no
             region filled.
         """
+        from .render import ply_news
+
         return ply_news(before, after)
 
     def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
         """The seat's JSON view for bots (schema: ``docs/games/forum-romanum.md``)."""
+        from . import view
+
         return view.bot_view(self, array, seat)

@@ -40,20 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from ...core.game import Game, Kernels
+from ...core.game import Game, LazyKernels
 from ...core.params import Param
-from . import hidden, view
-from . import kernels as ft_kernels
 from .layout import PLY
-from .moves import MAX_MOVES
-from .notation import describe_move, ply_news
-from .notation import format_move as _format
-from .notation import move_note as _move_note
-from .notation import parse_move as _parse
-from .render import LEGEND
-from .render import render as _render
-from .scoring import result_details, tie_break_keys
-from .setup import GAME_NAME, new_state
+
+# The engine's numba modules are imported where they are used, so that listing the game
+# and its options imports no numba (tests/project/test_light_imports.py).
 
 SETUP_MODES = ("choose", "fixed")
 
@@ -61,14 +53,14 @@ SETUP_MODES = ("choose", "fixed")
 class ForumTrajanum(Game):
     """Forum Trajanum for 2-4 players (standard edition of the project's spec)."""
 
-    name = GAME_NAME
+    name = "forum-trajanum"  # setup.GAME_NAME, which seeds the game's RNG (a test checks they agree)
     tensor_module = "forumlab.engines.forum_trajanum.tensor"
     min_players = 2
     max_players = 4
     perfect_information = False
     # MCTS tuned against greedy at 3 players, 0.2 CPU s per move; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
-    kernels = Kernels.from_module(ft_kernels, MAX_MOVES)
+    kernels = LazyKernels("forumlab.engines.forum_trajanum.kernels")
 
     # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
     OPTIONS = {
@@ -89,13 +81,19 @@ class ForumTrajanum(Game):
         return {"players": self.players, "intro": self.intro, "setup": self.setup}
 
     def initial_array(self, seed: int) -> np.ndarray:
+        from .setup import new_state
+
         return new_state(self.players, self.intro, self.setup == "fixed", seed)
 
     # ---- notation ------------------------------------------------------------------
     def format_move(self, array: np.ndarray, move: int) -> str:
+        from .notation import format_move as _format
+
         return _format(int(move))
 
     def parse_move(self, array: np.ndarray, text: str) -> int:
+        from .notation import parse_move as _parse
+
         # No ply number here: replay and play prefix it.
         return _parse(text)
 
@@ -104,16 +102,24 @@ class ForumTrajanum(Game):
         return int(array[PLY])
 
     def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        from . import hidden
+
         return hidden.observation(array, seat)
 
     def rank_keys(self, array: np.ndarray, scores: list) -> list:
         """(VP, active citizens, resources) per seat: the rulebook's tie-breaks."""
+        from .scoring import tie_break_keys
+
         return tie_break_keys(array, scores)
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
+        from .scoring import result_details
+
         return result_details(array)
 
     def render(self, array: np.ndarray) -> str:
+        from .render import render as _render
+
         return _render(array)
 
     # ---- a person at the table (the ``human`` agent and ``play``) ------------------
@@ -131,28 +137,38 @@ class ForumTrajanum(Game):
         Returns:
             Multi-line text (about 20 lines with 4 players unless ``full``).
         """
+        from .render import render as _render
+
         return _render(array, seat, brief=not full)
 
     def legend(self) -> str:
         """What each symbol of the board picture means."""
+        from .render import LEGEND
+
         return LEGEND
 
     def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
         """The seat's JSON view for bots (schema: ``docs/games/forum-trajanum.md``)."""
+        from . import view
+
         return view.bot_view(self, array, seat)
 
     def move_note(self, array: np.ndarray, move: int) -> str:
         """What ``moves`` lists beside a move: the tribunes a ``take`` costs ("free",
         "1 tribune", "2 tribunes"); "" for other moves."""
+        from .notation import move_note as _move_note
+
         return _move_note(array, move)
 
     def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
         """The move's notation, or None for another seat's ``take``/``keep`` in the
         draft (secret until the draft ends; then :meth:`ply_news` names the spaces
         taken). Every other ply, the setup ones too, is public."""
+        from . import hidden
+
         if hidden.hides_move(array, move, seat):
             return None
-        return _format(int(move))
+        return self.format_move(array, move)
 
     def move_words(self, before: np.ndarray, move: int, after: np.ndarray, seat: int) -> str:
         """A ply in words as told to ``seat`` (from what ``seat`` observes only).
@@ -169,11 +185,17 @@ class ForumTrajanum(Game):
         """
         if self.move_seen_by(before, move, seat) is None:
             return "its secret draft choice"
+        from . import hidden
+        from .notation import describe_move
+
         return describe_move(hidden.observation(before, seat), hidden.observation(after, seat), move, seat)
 
     def ply_news(self, before: np.ndarray, after: np.ndarray, seat: int) -> list[str]:
         """What else became public to ``seat`` in a ply: each seat's drafted spaces
         when the draft ends, the tile it received, a cycle's scoring, a new round's
         street cards (:func:`.notation.ply_news`; read from what ``seat`` observes)."""
+        from . import hidden
+        from .notation import ply_news
+
         return ply_news(hidden.observation(before, seat), hidden.observation(after, seat), seat)
 

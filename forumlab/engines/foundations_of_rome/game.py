@@ -36,11 +36,9 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ConfigError
-from ...core.game import Game, Kernels
+from ...core.game import Game, LazyKernels
 from ...core.params import Param
-from . import hidden, notation, view
-from . import kernels as for_kernels
-from .data import MAX_MOVES
+from . import notation
 from .layout import (
     CONSUL_CHALLENGE,
     CONSUL_HARD,
@@ -50,9 +48,9 @@ from .layout import (
     PLY,
     TRUNCATED,
 )
-from .render import render_board
-from .scoring import result_details, tie_break_keys
-from .setup import setup_options
+
+# The engine's numba modules are imported where they are used, so that listing the game
+# and its options imports no numba (tests/project/test_light_imports.py).
 
 MODULE_NAMES = ("monuments", "trading", "stealing", "objectives", "invocations", "roles")
 CONSUL_LEVELS = {"standard": CONSUL_STANDARD, "hard": CONSUL_HARD, "challenge": CONSUL_CHALLENGE}
@@ -109,7 +107,7 @@ class FoundationsOfRome(Game):
     perfect_information = False
     # MCTS tuned against greedy at 3 players, 0.2 CPU s per move; figures: docs/results.md.
     mcts_defaults = {"rollout": "none", "hscale": 10.0, "c": 0.3}
-    kernels = Kernels.from_module(for_kernels, MAX_MOVES)
+    kernels = LazyKernels("forumlab.engines.foundations_of_rome.kernels")
     # Declared once: checked by forumlab.core.options, listed by `forumlab games --options`.
     OPTIONS = {
         "players": Param(3, "number of players: 2-5, or 1-4 with the Will of the Consul", kind=int,
@@ -172,6 +170,9 @@ class FoundationsOfRome(Game):
         return config
 
     def initial_array(self, seed: int) -> np.ndarray:
+        from . import kernels as for_kernels
+        from .setup import setup_options
+
         options = setup_options(self.players, self.module_bits, self.draft, self.deed_prices, self.max_turns,
                                 self.start_silver, self.objectives == "public", self.max_trades, self.consul)
         return for_kernels.new_state(options, seed)
@@ -186,6 +187,8 @@ class FoundationsOfRome(Game):
     def move_seen_by(self, array: np.ndarray, move: int, seat: int) -> str | None:
         """Every move is public except another seat's draft pick and kept objective or
         role (:func:`.hidden.secret_move`)."""
+        from . import hidden
+
         if int(array[PLAYER]) != seat and hidden.secret_move(array, move):
             return None
         return self.format_move(array, move)
@@ -198,19 +201,29 @@ class FoundationsOfRome(Game):
         return bool(array[TRUNCATED])
 
     def observation(self, array: np.ndarray, seat: int) -> np.ndarray:
+        from . import hidden
+
         return hidden.observation(array, seat)
 
     def rank_keys(self, array: np.ndarray, scores: list) -> list:
         """(VP, silver) per seat, one shared key in a Consul game (:func:`.scoring.tie_break_keys`)."""
+        from .scoring import tie_break_keys
+
         return tie_break_keys(array, scores, self.consul)
 
     def details(self, array: np.ndarray) -> dict[str, Any]:
+        from .scoring import result_details
+
         return result_details(array, self.modules, self.consul)
 
     # ---- picture (render.py) -------------------------------------------------------
     def render(self, array: np.ndarray) -> str:
+        from .render import render_board
+
         return render_board(array, self.modules, self.consul)
 
     def bot_view(self, array: np.ndarray, seat: int) -> dict[str, Any]:
         """The seat's JSON view for bots (schema: ``docs/games/foundations-of-rome.md``)."""
+        from . import view
+
         return view.bot_view(self, array, seat)
