@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..core.errors import ConfigError
 
 SEARCHES = {"mcts": "iterations", "paranoid": "nodes", "maxn": "nodes", "brs": "nodes"}
-DEFAULT_BUDGETS = (100, 200, 400, 800)
+DEFAULT_BUDGETS = (50, 100, 200, 400)
 MAX_LEVELS = 16
 Z_95 = 1.959963984540054
 

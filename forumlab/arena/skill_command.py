@@ -9,6 +9,7 @@ import tempfile
 import click
 
 from ..core.errors import ConfigError
+from .skill import DEFAULT_BUDGETS
 
 
 def _signed(v: float) -> str:
@@ -57,9 +58,9 @@ def format_skill(report: dict) -> str:
 @click.command()
 @click.argument("game")
 @click.option("--players", "-p", type=int, default=None, help="Players (default: the game's default).")
-@click.option("--games", "groups", type=int, default=4, show_default=True,
+@click.option("--games", "groups", type=int, default=2, show_default=True,
               help="Rotation groups (game seeds) per window; each is n(n-1) games at n players.")
-@click.option("--budgets", default="100,200,400,800", show_default=True,
+@click.option("--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), show_default=True,
               help="Search budgets of the ladder, increasing (iterations for mcts, nodes for minimax).")
 @click.option("--search", default="mcts", show_default=True, help="The search: mcts, paranoid, maxn or brs.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option.")

@@ -31,15 +31,15 @@ def test_self_play_text_and_json(tmp_path):
     assert out.output.startswith("Forum Romanum, 3 players, max rounds 4: 3 games, self-play of greedy")
     assert "lead changes" in out.output and "decisiveness" in out.output
     again = run("dynamics", db, "--json", "--per-game")
-    data = json.loads(again.output)
+    data = json.loads(again.stdout)
     assert data["games"] == 3 and data["lead"] == "score" and len(data["games_detail"]) == 3
     assert data["plies"]["mean"] == pytest.approx(sum(g["plies"] for g in data["games_detail"]) / 3)
     assert len(data["branching_deciles"]) == 10 and len(data["progress"]["winner_margin"]) == 11
 
 
 def test_results_files_are_replayed_and_pooled(games_db):
-    one = json.loads(run("dynamics", games_db, "--json").output)
-    two = json.loads(run("dynamics", games_db, games_db, "--json", "--lead", "heuristic").output)
+    one = json.loads(run("dynamics", games_db, "--json").stdout)
+    two = json.loads(run("dynamics", games_db, games_db, "--json", "--lead", "heuristic").stdout)
     assert one["games"] == 4 and two["games"] == 8 and two["lead"] == "heuristic"
     assert two["plies"]["mean"] == pytest.approx(one["plies"]["mean"])
 
