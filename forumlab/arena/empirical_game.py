@@ -22,7 +22,8 @@ tables the round robin plays.
 
 Groups are the unit of resampling (a group's games share one game seed and mirror each
 other's seats), and groups are resampled within their lineup (the *stratum*), so that a
-resample keeps the round robin's design.
+resample keeps the round robin's design; with a single group in some lineup, across all
+lineups instead.
 """
 from __future__ import annotations
 
@@ -60,9 +61,13 @@ class EmpiricalGame:
 
     def resampled_counts(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Summed ``(wins, meetings)`` of one bootstrap resample: within each lineup, as many
-        groups as it has, drawn with replacement."""
-        picks = [rng.choice(np.flatnonzero(self.strata == s), size=int(np.sum(self.strata == s)))
-                 for s in np.unique(self.strata)]
+        groups as it has, drawn with replacement. When some lineup has a single group, its
+        resamples would all be the same group and the spread would be lost, so the groups are
+        then drawn from all lineups together."""
+        sizes = np.bincount(self.strata)
+        strata = self.strata if sizes[sizes > 0].min() >= 2 else np.zeros_like(self.strata)
+        picks = [rng.choice(np.flatnonzero(strata == s), size=int(np.sum(strata == s)))
+                 for s in np.unique(strata)]
         index = np.concatenate(picks)
         return self.wins[index].sum(axis=0), self.meetings[index].sum(axis=0)
 

@@ -124,6 +124,17 @@ def test_a_bootstrap_resample_keeps_the_groups_of_each_lineup():
     assert meetings[0, 1] == 5
 
 
+def test_with_one_group_per_lineup_groups_are_resampled_across_lineups():
+    # Three lineups of one group each: resampling within lineups would always redraw the
+    # same three groups and give intervals of width 0.
+    games = [RatedGame(f"g{i}", lineup, (1, 2, 3), (3, 2, 1))
+             for i, lineup in enumerate((("A", "B", "C"), ("A", "B", "D"), ("B", "C", "D")))]
+    eg = empirical_game(games)
+    rng = np.random.default_rng(2)
+    draws = {tuple(eg.resampled_counts(rng)[1].ravel()) for _ in range(20)}
+    assert len(draws) > 1
+
+
 def test_head_to_head_is_even_where_nothing_met():
     h = head_to_head(np.array([[0.0, 3.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]),
                      np.array([[0.0, 4.0, 0.0], [4.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))
