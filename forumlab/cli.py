@@ -479,6 +479,7 @@ def _register_arena():
 
     register(main)
     main.add_command(report)
+    main.add_command(__import__("forumlab.arena.balance_command", fromlist=["*"]).balance)
     main.add_command(__import__("forumlab.arena.strategies_command", fromlist=["*"]).strategies)
     main.add_command(__import__("forumlab.arena.dynamics_command", fromlist=["*"]).dynamics)
     main.add_command(__import__("forumlab.arena.skill_command", fromlist=["*"]).skill)

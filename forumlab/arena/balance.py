@@ -1,30 +1,10 @@
 """Seat-balance study: per-seat win rates and seat Elo from self-play games."""
 from __future__ import annotations
 
-import math
-
+from .balance_stats import wilson_interval
 from .definition import game_title
 from .ratings import rate, rated_games
 from .store import ResultStore
-
-
-def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (Wilson 1927); shared wins count fractionally.
-
-    Args:
-        wins: successes (may be fractional).
-        n: trials.
-        z: standard normal quantile (1.96: a 95% interval).
-
-    Returns:
-        ``(low, high)``, clipped to [0, 1]; ``(0.0, 1.0)`` when ``n`` is 0.
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def balance_report(db: str) -> dict:

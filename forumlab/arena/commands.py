@@ -1,4 +1,4 @@
-"""Click commands of the arena: tournament run/resume, ratings, export, balance.
+"""Click commands of the arena: tournament run/resume, ratings, export.
 
 Kept apart from forumlab/cli.py so that the top-level CLI stays a thin index.
 """
@@ -8,9 +8,7 @@ import json
 import os
 import re
 import shlex
-import shutil
 import sys
-import tempfile
 from dataclasses import replace
 
 import click
@@ -416,78 +414,7 @@ def export(db, fmt, game_key, output):
             write_file_atomically(output, "export", lambda fh: EXPORTERS[fmt](store, fh), newline="")
 
 
-@click.command()
-@click.argument("game")
-@click.option("--players", "-p", type=int, required=True)
-@click.option("--agent", "spec", default="random", show_default=True, help="Agent spec for every seat.")
-@click.option("--games", type=int, default=300, show_default=True,
-              help="Rotation groups (game seeds), as in `tournament`; in self-play every seating "
-                   "of the design is the same, so each is one game.")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="Game option.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--workers", "-w", type=int, default=None)
-@click.option("--db", default=None, type=click.Path(dir_okay=False),
-              help="Keep the games here (default: discarded). A file of the same study is continued, "
-                   "and extended by a larger --games.")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: only when stderr is a terminal).")
-@click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress.")
-@click.option("--report", "report_path", type=click.Path(), default=None,
-              help="Also write an HTML report of the games to this file (needs 'forumlab[report]').")
-def balance(game, players, spec, games, options, seed, workers, db, as_json, progress, quiet, report_path):
-    """Seat advantage of GAME in self-play: per-seat win rates and seat Elo with 95% intervals."""
-    from .balance import balance_report, format_balance
-    from .cooperative import cooperative_balance_report, format_cooperative_balance, is_cooperative
-    from .definition import PoolEntry
-    from .tournament import run_tournament
-
-    _check_workers(workers)
-    if report_path is not None:
-        from ..report import check_output_path, require_matplotlib
-
-        require_matplotlib()
-        check_output_path(report_path, [db] if db else [])
-    if games < 1:
-        raise ConfigError(f"--games must be >= 1, not {games}")
-    # Validate game, players and agent before anything is created, with the one agent
-    # as the pool: validated with the built-in pool, the size check counted that pool's
-    # lineups and refused --games above ~1,100 at 4 players.
-    definition = _definition_from_options(None, game, players, options, (), None, None,
-                                          1, "balanced", seed, None, None)
-    definition = replace(definition, agents=(PoolEntry(spec, spec),), games_per_lineup=games)
-    tmp = None
-    if db is None:
-        tmp = tempfile.mkdtemp(prefix="forumlab-balance-")
-        db = os.path.join(tmp, "balance.db")
-    try:
-        run_tournament(definition, db, workers, None, progress=_show_progress(progress, quiet))
-        if is_cooperative({"game": definition.game, "config": dict(definition.config)}):
-            report = cooperative_balance_report(db)
-        else:
-            report = balance_report(db)
-        if report_path is not None:
-            from ..report import section_from_store, write_report
-            from ..report.data import game_title
-
-            # One agent in every seat: the seats part is the study, with the points per
-            # scoring source of every seat when the game reports them.
-            title = (f"Seat balance: {game_title(definition.to_json())} \u2014 self-play of {spec}, "
-                     f"{games} games")
-            section = section_from_store(db, title=title, breakdown=True)
-            if tmp is not None:  # the games' file is about to go: do not name it
-                section = replace(section, sources=())
-            write_report(report_path, title, [section])
-    finally:
-        if tmp is not None:  # (a bot's logs beside the games' file go with it)
-            shutil.rmtree(tmp, ignore_errors=True)
-    if as_json:
-        click.echo(json.dumps(report, indent=1))
-    else:
-        click.echo(format_cooperative_balance(report) if "team" in report else format_balance(report))
-
-
 def register(main: click.Group) -> None:
     """Attach the arena commands to the top-level CLI."""
-    for command in (tournament, ratings, export, balance):
+    for command in (tournament, ratings, export):
         main.add_command(command)

@@ -1,0 +1,195 @@
+"""The results file of a variant study: one SQLite file, append-only, a game committed at once.
+
+A variant study plays several rule setups (variants) of one game on the same seeds, so its
+games have several configs; a tournament results file (:mod:`forumlab.arena.store`) holds
+one. This file holds them all::
+
+    meta        key TEXT PRIMARY KEY, value TEXT: app = "forumlab-balance-study",
+                schema_version = "1", created_by
+    definitions seq INTEGER PRIMARY KEY, definition TEXT (JSON), versions TEXT (JSON),
+                created REAL: the study as created, then each extension (more games,
+                more variants); the newest row is the study now
+    games       seq INTEGER PRIMARY KEY, variant TEXT, key TEXT, outcome TEXT (the game's
+                GameOutcome as JSON: seeds, moves, scores, ranks, faults, timings),
+                sources TEXT (JSON: points per scoring source and seat, or null),
+                recorded REAL; UNIQUE (variant, key)
+
+Every table refuses UPDATE and DELETE (triggers). A new file is built under a temporary
+name and linked into place; a writer holds the same ``<path>-lock`` flock as a results
+file's writer (:class:`forumlab.arena.sqlite.WriterLock`); each game is one transaction
+with ``synchronous=FULL``, so a killed run keeps every game it finished.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from .jobs import GameOutcome
+from .sqlite import StoreError, WriterLock, connect, fetch, sqlite_error
+
+APP = "forumlab-balance-study"
+APPLICATION_ID = 0x464C4253  # "FLBS" in the SQLite header, offset 68
+SCHEMA_VERSION = 1
+_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE definitions (seq INTEGER PRIMARY KEY, definition TEXT NOT NULL, versions TEXT NOT NULL,
+                          created REAL NOT NULL);
+CREATE TABLE games (seq INTEGER PRIMARY KEY, variant TEXT NOT NULL, key TEXT NOT NULL,
+                    outcome TEXT NOT NULL, sources TEXT, recorded REAL NOT NULL,
+                    UNIQUE (variant, key));
+""" + "".join(
+    f"CREATE TRIGGER {t}_no_{op} BEFORE {op.upper()} ON {t} "
+    "BEGIN SELECT RAISE(ABORT, 'forumlab balance studies are append-only'); END;\n"
+    for t in ("meta", "definitions", "games") for op in ("update", "delete"))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def is_study_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is an SQLite file carrying the balance study's application id."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return header.startswith(_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
+
+
+def _create(path: Path, definition: dict, versions: dict) -> None:
+    from .. import __version__
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+            conn.execute("BEGIN")
+            conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+                ("app", APP), ("schema_version", str(SCHEMA_VERSION)),
+                ("created_by", f"forumlab {__version__}")])
+            conn.execute("INSERT INTO definitions (definition, versions, created) VALUES (?, ?, ?)",
+                         (_dumps(definition), _dumps(versions), time.time()))
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        os.link(tmp, path)
+    except FileExistsError:
+        raise StoreError(f"{path} appeared while the study was being created; run again") from None
+    except sqlite3.Error as exc:
+        raise sqlite_error(path, exc, "cannot create") from None
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
+    finally:
+        for leftover in (tmp, Path(f"{tmp}-journal")):
+            try:
+                leftover.unlink()
+            except OSError:
+                pass
+
+
+class StudyFile:
+    """An open study file: :meth:`open` to read, :meth:`create` to write (new or continued)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock: WriterLock | None):
+        self.path, self.conn, self.lock = path, conn, lock
+        rows = fetch(path, conn, "SELECT definition FROM definitions ORDER BY seq DESC LIMIT 1")
+        if not rows:
+            raise StoreError(f"{path} is not a forumlab balance study (or is corrupt)")
+        self.definition: dict[str, Any] = json.loads(rows[0][0])
+        self.first_definition: dict[str, Any] = json.loads(
+            fetch(path, conn, "SELECT definition FROM definitions ORDER BY seq LIMIT 1")[0][0])
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, writable: bool = False) -> StudyFile:
+        """Open an existing study file (StoreError with one line if it is not one)."""
+        path = Path(path)
+        if os.path.isdir(path):
+            raise StoreError(f"{path} is a directory, not a balance study file")
+        if not os.path.exists(path):
+            raise StoreError(f"{path} does not exist")
+        if not is_study_file(path):
+            raise StoreError(f"{path} is not a forumlab balance study file (variant studies write them: "
+                             "forumlab balance GAME --variant ... --db FILE)")
+        lock = None
+        if writable:
+            lock = WriterLock(path)
+            lock.acquire()
+        try:
+            conn = connect(path, "rw" if writable else "ro", 5.0)
+            if writable:
+                conn.execute("PRAGMA synchronous=FULL")
+            check = fetch(path, conn, "PRAGMA quick_check")
+            if check != [("ok",)]:
+                raise StoreError(f"{path} is corrupt")
+            return cls(path, conn, lock)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    def create(cls, path: str | os.PathLike, definition: dict, versions: dict) -> StudyFile:
+        """A new study file holding ``definition``, opened for writing (``path`` must not exist)."""
+        path = Path(path)
+        _create(path, definition, versions)
+        return cls.open(path, writable=True)
+
+    def extend(self, definition: dict, versions: dict) -> None:
+        """Record a grown study (more games or more variants) as the newest definition."""
+        self._write("INSERT INTO definitions (definition, versions, created) VALUES (?, ?, ?)",
+                    (_dumps(definition), _dumps(versions), time.time()))
+        self.definition = definition
+
+    def record(self, variant: str, outcome: GameOutcome, sources: list | None) -> None:
+        """Commit one finished game of ``variant``."""
+        self._write("INSERT INTO games (variant, key, outcome, sources, recorded) VALUES (?, ?, ?, ?, ?)",
+                    (variant, outcome.key, _dumps(outcome.to_json()),
+                     None if sources is None else _dumps(sources), time.time()))
+
+    def _write(self, sql: str, params: tuple) -> None:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute(sql, params)
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise sqlite_error(self.path, exc, "cannot write to") from None
+
+    def done(self) -> set[tuple[str, str]]:
+        """The (variant, key) of every game recorded."""
+        return {(v, k) for v, k in fetch(self.path, self.conn, "SELECT variant, key FROM games")}
+
+    def games(self) -> list[tuple[str, GameOutcome, list | None]]:
+        """Every game: its variant, outcome and points per source (None if not reported)."""
+        rows = fetch(self.path, self.conn, "SELECT variant, outcome, sources FROM games ORDER BY seq")
+        try:
+            return [(v, GameOutcome.from_json(json.loads(o)), None if s is None else json.loads(s))
+                    for v, o, s in rows]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise StoreError(f"{self.path} holds a damaged game row ({exc})") from None
+
+    def close(self) -> None:
+        """Close the file and release the writer lock."""
+        self.conn.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def __enter__(self) -> StudyFile:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
