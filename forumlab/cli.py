@@ -483,6 +483,7 @@ def _register_arena():
     main.add_command(__import__("forumlab.arena.strategies_command", fromlist=["*"]).strategies)
     main.add_command(__import__("forumlab.arena.dynamics_command", fromlist=["*"]).dynamics)
     main.add_command(__import__("forumlab.arena.skill_command", fromlist=["*"]).skill)
+    main.add_command(__import__("forumlab.arena.rate_command", fromlist=["*"]).rate)
 
 
 _register_arena()
