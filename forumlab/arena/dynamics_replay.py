@@ -9,7 +9,8 @@ Two kinds of per-seat value can be followed (docs/dynamics.md):
   seat's estimated value minus the best other seat's, so ``min(h, 0)`` is the seat's
   estimated value minus the highest one: 0 for the leader (and for seats tied with it),
   the deficit otherwise, on the scale of the scores. It is evaluated on the true state
-  (an onlooker who sees every hand), not on any seat's view.
+  (an onlooker who sees every hand), not on any seat's view. Once the game is over the
+  standing is the exact score margin (the score minus the highest score).
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def _values(game: Game, array: np.ndarray, lead: str, out: np.ndarray) -> tuple[
     if lead == "score":
         game.kernels.scores(array, out)
         return tuple(float(v) for v in out)
+    if game.kernels.is_terminal(array):
+        # A finished game's standing is its score margin: a heuristic may still weigh what a
+        # seat holds there (Forum Trajanum's does), which no longer counts.
+        game.kernels.scores(array, out)
+        return tuple(float(v) - float(out.max()) for v in out)
     return tuple(min(float(game.kernels.heuristic(array, s)), 0.0) for s in range(game.players))
 
 
