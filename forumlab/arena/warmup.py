@@ -13,7 +13,9 @@ update spends most of its time compiling. Before the games start, :func:`warm_up
 - then lets every built-in agent *family* (the module that implements it: MCTS,
   the minimax family, greedy, ...) make one move, the families in parallel
   processes when more than one is cold: their search kernels are independent, so
-  both cores of a small machine can compile at once.
+  both cores of a small machine can compile at once. The longest compilations
+  start first (:func:`by_compile_cost`), so that the short ones fill the gaps
+  instead of delaying the longest one.
 
 Third-party agents are not warmed up: one that hangs or raises is the workers'
 business (the fault policy), not the warm-up's.
@@ -70,6 +72,26 @@ def _builtin_families(specs: Iterable[str]) -> dict[str, list[str]]:
     return families
 
 
+# Built-in families by the CPU time their first compilation takes (3-player Forum Romanum,
+# benchmarks/startup.py): MCTS's driver inlines every phase, selection to backup, and
+# calls the greedy rollouts; the minimax family is the alpha-beta and max^n searches.
+# Families not named here compile little (greedy, random) and go last.
+_LONGEST_COMPILES = ("forumlab.agents.mcts", "forumlab.agents.minimax")
+
+
+def by_compile_cost(families: Iterable[str]) -> list[str]:
+    """The families, longest compilation first (longest-processing-time order).
+
+    With two processes and the families random, greedy, minimax and MCTS in that
+    order, one process would compile greedy and then MCTS while the other had
+    finished minimax; started first, MCTS and minimax run side by side and greedy
+    follows minimax. MCTS also compiles the greedy rollout kernel, which greedy then
+    loads instead of compiling it a second time in parallel.
+    """
+    rank = {family: i for i, family in enumerate(_LONGEST_COMPILES)}
+    return sorted(families, key=lambda f: rank.get(f, len(rank)))
+
+
 def compile_game_kernels(game, seed: int = 0) -> None:
     """Compile (or load) every protocol kernel of ``game`` with the argument types the
     generic kernels use."""
@@ -124,7 +146,7 @@ def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
             name.split("(")[0] for specs_ in families.values() for name in specs_))
         notify(f"compiling the {game_name} kernels{' of ' + names if names else ''} once "
                f"(cached in {_shown(cache_dir())}); later runs start at once")
-    jobs = {f: families[f] for f in cold if f != "game"}
+    jobs = {f: families[f] for f in by_compile_cost(cold) if f != "game"}
     processes = min(len(jobs), workers or default_workers())
     if processes <= 1:
         compile_game_kernels(game, seed)
