@@ -69,7 +69,8 @@ def run(game, players, spec, games, variants, options, seed, workers, db, as_jso
     With --variant NAME=OPTIONS (repeated) every variant plays the same game seeds and
     seatings into one file (--db), and each later variant is compared with the first.
     'forumlab balance report DB...' reports stored studies, pooling files played on
-    different --seed values."""
+    different --seed values. ('forumlab balance GAME ...' is short for 'forumlab balance
+    run GAME ...'.)"""
     from .commands import _check_workers
 
     _check_workers(workers)

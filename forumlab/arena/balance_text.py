@@ -46,8 +46,11 @@ def _head(study: dict[str, Any], report: dict[str, Any]) -> list[str]:
     title = game_title({"game": study["game"], "config": {"players": study["players"]}})
     games = sorted({v["games"] for v in report["variants"]})
     count = f"{games[0]}" if len(games) == 1 else f"{games[0]}-{games[-1]}"
-    lines = [f"{title}, self-play of {study['agent']}: {len(report['variants'])} variant"
-             f"{'s' if len(report['variants']) > 1 else ''}, {count} games each, on the same seeds"]
+    if len(report["variants"]) == 1:
+        return [f"{title}, self-play of {study['agent']}: {count} games",
+                f"  rules: {_options(report['variants'][0]['options'])}"]
+    lines = [f"{title}, self-play of {study['agent']}: {len(report['variants'])} variants, {count} games "
+             "each, on the same seeds"]
     lines += [f"  {v['name']}: {_options(v['options'])}" for v in report["variants"]]
     return lines
 
@@ -62,17 +65,32 @@ def _columns(report: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
 def _seat_lines(report: dict[str, Any]) -> list[str]:
     fam = report["family"]
     names, items = _columns(report)
-    lines = ["", "Seat effects, Elo against the average seat. Each interval is a "
-             f"{100 * fam['coverage']:.2f}% interval (Bonferroni over the {fam['comparisons']} comparisons",
-             "of this study: every seat of every column and each joint test), so that all of them hold "
-             "together with 95% confidence; * marks one that excludes 0."]
+    lines = ["", "Seat effects: Elo against the average seat, with intervals that hold together with 95% "
+             "confidence",
+             f"(each a {100 * fam['coverage']:.2f}% interval: Bonferroni over the {fam['comparisons']} "
+             "comparisons shown, every seat of every column and each joint test); * excludes 0."]
     rows = [[str(s)] + [_elo_cell(it["seats"][s]) for it in items] for s in range(report["players"])]
     rows.append(["first player"] + [_elo_cell(it["first_player_advantage"]) for it in items])
     rows.append(["no seat matters p"] + [_p_cell(it["no_seat_matters"]) for it in items])
     lines += _table(["seat", *names], rows)
-    lines.append("first player: seat 0 against the average other seat. no seat matters p: joint Wald test "
-                 "(adjusted p in brackets; * rejected at 5% for the whole family).")
-    return lines
+    lines.append("first player: seat 0 against the average other seat. no seat matters p: joint Wald test, "
+                 "adjusted p in brackets (* rejected).")
+    return lines + [_verdict(names, items)]
+
+
+def _verdict(names: list[str], items: list[dict[str, Any]]) -> str:
+    """One line naming everything flagged, or saying that nothing is."""
+    flagged = []
+    for name, it in zip(names, items):
+        seats = [str(s["seat"]) for s in it["seats"] if s["flagged"]]
+        if seats:
+            flagged.append(f"{name}: seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}")
+        elif it["no_seat_matters"]["rejected"]:
+            flagged.append(f"{name}: the joint test")
+    if not flagged:
+        return ("Flagged: nothing. No seat effect and no change between variants is shown at this size; "
+                "the intervals bound what there could be.")
+    return "Flagged (95% for the whole family): " + "; ".join(flagged) + "."
 
 
 def _p_cell(test: dict[str, Any]) -> str:

@@ -158,3 +158,14 @@ def test_score_sources_of_a_game_that_reports_them(tmp_path):
     # Every point comes from one source: the per-seat means add up to the mean score.
     mean_score = sum(s["mean_score"] for s in monuments["seats"]) / 2
     assert sum(s["per_seat"]["mean"] for s in monuments["sources"].values()) == pytest.approx(mean_score)
+
+
+def test_one_setup_reports_the_first_player_advantage_with_its_interval():
+    result = run("balance", *FAST, "-o", "max_rounds=3", "--games", "4")
+    assert result.exit_code == 0, result.output
+    assert "first player" in result.stdout and "Bonferroni over the 4 comparisons" in result.stdout
+    assert "random: 4 games" in result.stdout
+    data = json.loads(run("balance", *FAST, "-o", "max_rounds=3", "--games", "4", "--json").stdout)
+    fpa = data["variants"][0]["first_player_advantage"]
+    assert fpa["interval"][0] <= fpa["elo"] <= fpa["interval"][1]
+    assert data["games"] == 4 and data["seats"][0]["elo_vs_seat0"] == 0  # the earlier keys stay
