@@ -7,6 +7,8 @@ command's text output (:mod:`forumlab.arena.balance_text`) and the calibration b
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .balance_fit import against_average, elo, fit_seats, robust_covariance
@@ -145,7 +147,7 @@ def analyse_study(variants: list[VariantGames], alpha: float = ALPHA) -> dict:
     comparisons = family_size(len(variants), players)
     z = adjusted_z(comparisons, alpha)
     fits = [fit_seats(v.ranks) for v in variants]
-    return {
+    return _finite({
         "players": players,
         "family": {"method": "Bonferroni", "alpha": alpha, "comparisons": comparisons, "z": z,
                    "coverage": 1 - alpha / comparisons,
@@ -155,4 +157,18 @@ def analyse_study(variants: list[VariantGames], alpha: float = ALPHA) -> dict:
         "differences": [difference_report(v, f, variants[0], fits[0], z, comparisons, alpha)
                         for v, f in zip(variants[1:], fits[1:])],
         "elo_scale": float(elo(1.0)),
-    }
+    })
+
+
+def _finite(value):
+    """The report with every undefined figure (NaN: e.g. a spread from one game) as None, so
+    that its JSON is JSON."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value

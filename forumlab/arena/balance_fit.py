@@ -194,6 +194,7 @@ def robust_covariance(influence: np.ndarray) -> np.ndarray:
     Returns:
         The covariance matrix of the summed influences.
     """
-    n = influence.shape[0]
-    factor = n / (n - 1) if n > 1 else math.inf
-    return factor * influence.T @ influence
+    n, k = influence.shape
+    if n < 2:  # one game says nothing about the spread
+        return np.full((k, k), math.nan)
+    return n / (n - 1) * influence.T @ influence

@@ -23,7 +23,7 @@ def _mean_cell(d: dict[str, Any] | None, digits: int = 1) -> str:
 
 
 def _diff_cell(d: dict[str, Any] | None, digits: int = 1) -> str:
-    if d is None:
+    if d is None or d.get("difference") is None:
         return "-"
     iv = d["interval"]
     rng = f" [{iv[0]:+.{digits}f}, {iv[1]:+.{digits}f}]" if iv else ""
@@ -116,24 +116,32 @@ def _length_score_lines(report: dict[str, Any]) -> list[str]:
                         ("margin (1st - 2nd)", lambda it: it["scores"]["margin"])):
         rows.append([label] + [_mean_cell(pick(it)) if i < nv else _diff_cell(pick(it))
                                for i, it in enumerate(items)])
-    spread = [["  sd; 10/50/90%"] + [_spread(v["length"]) for v in report["variants"]]
-              + [""] * (len(items) - nv)]
+        rows.append(["  sd; 10/50/90%"] + [_spread(pick(v)) for v in report["variants"]]
+                    + [""] * (len(items) - nv))
     lines = ["", "Game length and scores: mean [95% interval], differences paired by game seed",
-             *_table(["", *names], rows[:1] + spread + rows[1:])]
+             *_table(["", *names], rows)]
     for d in report["differences"]:
-        ratio = d["length"]["variance_vs_independent"]
+        seats, length = d["pairing"]["seat_variance_vs_independent"], d["length"]["variance_vs_independent"]
         lines.append(f"pairing, {d['variant']} - {d['against']}: the variance of a paired difference was "
-                     f"{d['pairing']['seat_variance_vs_independent']:.2f} (seat effects) and "
-                     f"{'-' if ratio is None else f'{ratio:.2f}'} (length) of that of independent runs, "
-                     "measured")
+                     f"{_ratio(seats)} (seat effects) and {_ratio(length)} (length) of that of independent "
+                     "runs, measured")
     return lines
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def _spread(d: dict[str, Any]) -> str:
     if d.get("sd") is None:
         return "-"
     q = d["quantiles"]
-    return f"{d['sd']:.1f}; {q['q10']:.0f}/{q['q50']:.0f}/{q['q90']:.0f}"
+    return f"{d['sd']:.1f}; " + "/".join(_number(q[k]) for k in ("q10", "q50", "q90"))
+
+
+def _number(x: float) -> str:
+    """A quantile as printed: whole numbers without decimals."""
+    return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
 
 
 def _source_lines(report: dict[str, Any]) -> list[str]:

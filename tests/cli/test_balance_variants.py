@@ -169,3 +169,17 @@ def test_one_setup_reports_the_first_player_advantage_with_its_interval():
     fpa = data["variants"][0]["first_player_advantage"]
     assert fpa["interval"][0] <= fpa["elo"] <= fpa["interval"][1]
     assert data["games"] == 4 and data["seats"][0]["elo_vs_seat0"] == 0  # the earlier keys stay
+
+
+def test_one_game_per_variant_gives_json_without_undefined_numbers():
+    """A spread from one game is undefined: None in the JSON (it was NaN, which is not JSON)."""
+    result = run("balance", *FAST, *VARIANTS, "--games", "1", "--json")
+    assert result.exit_code == 0, result.output
+
+    def refuse(constant):
+        raise ValueError(constant)
+
+    report = json.loads(result.stdout, parse_constant=refuse)
+    assert report["variants"][0]["seats"][0]["interval"] is None
+    assert report["differences"][0]["pairing"]["seat_variance_vs_independent"] is None
+    assert "pairing, short - base" in run("balance", *FAST, *VARIANTS, "--games", "1").stdout
