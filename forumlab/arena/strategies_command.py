@@ -75,6 +75,16 @@ def strategy_pool(game: str, level: str, archetype_names: tuple[str, ...],
     return tuple(entries)
 
 
+def _check_competitive(game: str, config: dict) -> None:
+    """A cooperative game (every seat against an automaton, one shared result) has no
+    finishing order among the strategies to read a meta-game from."""
+    from .cooperative import is_cooperative
+
+    if is_cooperative({"game": game, "config": config}):
+        raise ConfigError(f"{game} with these options is cooperative (the seats share one result); "
+                          "the meta-game needs seats that compete")
+
+
 def _check_numbers(games: int, bootstrap: int, workers: int | None) -> None:
     if games < 1:
         raise ConfigError(f"--games must be >= 1, not {games}")
@@ -121,6 +131,7 @@ def strategies(game, players, level, archetype_names, strategy_texts, games, opt
 
     _check_numbers(games, bootstrap, workers)
     config = {**parse_key_values(options), "players": players}
+    _check_competitive(game, config)
     pool = strategy_pool(game, level, archetype_names, strategy_texts)
     definition = TournamentDefinition(game=game, config=config, agents=pool, games_per_lineup=games,
                                       seed=seed)

@@ -57,6 +57,13 @@ def test_bad_numbers_are_one_line(tmp_path, extra, fragment):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_a_cooperative_game_has_no_meta_game(tmp_path):
+    result = run("strategies", "foundations-of-rome", "-p", "2", "-o", "consul=standard", *POOL,
+                 "--db", tmp_path / "x.db")
+    assert_bad_input(result, "cooperative")
+    assert not (tmp_path / "x.db").exists()
+
+
 def test_one_strategy_is_not_a_meta_game(tmp_path):
     result = run("strategies", "forum-romanum", "-p", "3", "-s", "greedy", "--db", tmp_path / "x.db")
     assert_bad_input(result, "at least two strategies")
