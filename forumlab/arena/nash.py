@@ -45,12 +45,33 @@ def symmetric_nash(payoff: np.ndarray, tol: float = TOLERANCE) -> np.ndarray:
         raise ValueError(f"a symmetric game needs a square matrix of finite payoffs, got shape {m.shape}")
     k = m.shape[0]
     scale = max(1.0, float(np.max(np.abs(m))))
-    for size in range(k, 0, -1):
-        for support in combinations(range(k), size):
-            x = _equalising_mix(m, list(support), tol * scale)
+    alive = _undominated(m)
+    # Strictly dominated strategies have no mass in any equilibrium, and removing them keeps
+    # every equilibrium, so only the survivors' supports are enumerated (2^k grows fast).
+    sub = m[np.ix_(alive, alive)]
+    for size in range(len(alive), 0, -1):
+        for support in combinations(range(len(alive)), size):
+            x = _equalising_mix(sub, list(support), tol * scale)
             if x is not None:
-                return x
+                full = np.zeros(k)
+                full[alive] = x
+                return full
     raise AssertionError("no symmetric equilibrium found; a finite symmetric game always has one")
+
+
+def _undominated(m: np.ndarray) -> list[int]:
+    """The strategies left after iteratively removing those strictly dominated by another pure
+    strategy (against every strategy still left, as opponent)."""
+    alive = list(range(m.shape[0]))
+    changed = True
+    while changed and len(alive) > 1:
+        changed = False
+        for i in alive:
+            if any(np.all(m[j, alive] > m[i, alive]) for j in alive if j != i):
+                alive.remove(i)
+                changed = True
+                break
+    return alive
 
 
 def _equalising_mix(m: np.ndarray, support: list[int], tol: float) -> np.ndarray | None:
