@@ -148,6 +148,13 @@ def format_rate(report: dict) -> str:
              f"  sd {report['sd']:.0f}: {report['games_sd']:.0f} from these games, {report['ladder_sd']:.0f} "
              f"from the ladder's own calibration ({cal['games']} games, {cal['date']}, {cal['commit']}), "
              "combined in quadrature"]
+    if report["faults"]:
+        kinds: dict[str, int] = {}
+        for f in report["faults"]:
+            key = f"{f['agent']} {f['kind']}"
+            kinds[key] = kinds.get(key, 0) + 1
+        lines.append("  faults (the faulty seat ranks last): "
+                     + ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items())))
     if report["separated"] == "below":
         lines.append("  the candidate never finished ahead of (or level with) any member: its Elo is set by "
                      "the prior, read it as 'below the weakest member it met'")

@@ -199,6 +199,14 @@ def test_a_bot_program_is_rated_through_the_protocol():
                          "--members", "random,greedy", "--games", 1, "-q", "-w", 1).output
 
 
+@pytest.mark.slow
+def test_a_sequential_test_on_the_fixed_scale_stops_the_gauntlet():
+    report = rate_json("random", "--members", "random,greedy", "--games", 20,
+                       "--sprt", "elo0=500,elo1=900")
+    assert "accepted H0" in report["sprt"] and "at most 500" in report["sprt"]
+    assert report["games"] < 20 * 6 and report["games"] % 6 == 0  # whole rotation groups
+
+
 @pytest.mark.parametrize("args, message", [
     (["greedy", "--game", "no-such-game"], "unknown game"),
     (["no_such_agent", "--game", GAME, "-p", 3], "no_such_agent"),
