@@ -46,8 +46,9 @@ PROTOCOL = ("current_player", "legal_moves", "apply_move", "random_move", "is_te
 # Optional protocol functions and what stands in for a game without them: a required
 # kernel of the game's own module, or (named in _GENERIC_STANDINS) a generic kernel of
 # this module that takes the game tag first.
-OPTIONAL = {"proposal_move": "random_move", "is_legal": "legal_by_scan"}
-_GENERIC_STANDINS = ("legal_by_scan",)
+OPTIONAL = {"proposal_move": "random_move", "is_legal": "legal_by_scan",
+            "weighted_heuristic": "unweighted_heuristic"}
+_GENERIC_STANDINS = ("legal_by_scan", "unweighted_heuristic")
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,12 @@ def heuristic(tag, s, player):
     return tag.module().heuristic(s, player)
 
 
+def weighted_heuristic(tag, s, player, w):
+    """The heuristic with the weights ``w`` on the game's named terms (optional kernel;
+    a game without terms gets :func:`unweighted_heuristic`, which ignores ``w``)."""
+    return module_kernel(tag.module(), "weighted_heuristic")(s, player, w)
+
+
 def determinize(tag, s, observer, rng):
     """Resample in place what observer cannot see."""
     return tag.module().determinize(s, observer, rng)
@@ -224,7 +231,7 @@ def max_moves(tag):
 
 
 for _stub in (current_player, legal_moves, apply_move, random_move, proposal_move, is_legal, is_terminal,
-              scores, heuristic, determinize):
+              scores, heuristic, weighted_heuristic, determinize):
     _bind(_stub)
 
 
@@ -254,6 +261,13 @@ def legal_by_scan(tag, s, move):
     long move lists, such as Forma, defines its own ``is_legal``)."""
     out = np.empty(max_moves(tag), dtype=np.int64)
     return contains(out, legal_moves(tag, s, out), move)
+
+
+@njit(cache=True)
+def unweighted_heuristic(tag, s, player, w):
+    """The game's ``heuristic``, ``w`` ignored: the stand-in ``weighted_heuristic`` of a
+    game whose heuristic has no named terms (agents refuse weights for such a game)."""
+    return heuristic(tag, s, player)
 
 
 @njit(cache=True, inline="always")

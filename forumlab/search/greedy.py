@@ -5,7 +5,6 @@ from numba import njit
 from ..core.dispatch import (
     apply_move,
     current_player,
-    heuristic,
     legal_moves,
     max_moves,
     proposal_move,
@@ -13,13 +12,15 @@ from ..core.dispatch import (
 )
 from ..core.rng import rand_below
 from .arrays import copy_into
+from .weighted import heuristic_value
 
 
 @njit(cache=True)
-def greedy_move(tag, s, rng):
+def greedy_move(tag, s, rng, w=None):
     """The legal move of the tagged game whose successor has the best heuristic for the mover.
 
-    Ties are broken uniformly at random (reservoir sampling over the tied moves).
+    Ties are broken uniformly at random (reservoir sampling over the tied moves). ``w``:
+    weights of the heuristic's terms (None: the game's defaults; :mod:`.weighted`).
     """
     player = current_player(tag, s)
     buf = np.empty(max_moves(tag), dtype=np.int64)
@@ -31,7 +32,7 @@ def greedy_move(tag, s, rng):
     for i in range(n):
         copy_into(child, s)
         apply_move(tag, child, buf[i])
-        v = heuristic(tag, child, player)
+        v = heuristic_value(tag, child, player, w)
         if v > best_v:
             best_v = v
             best = buf[i]
@@ -44,7 +45,7 @@ def greedy_move(tag, s, rng):
 
 
 @njit(cache=True)
-def sampled_greedy_move(tag, s, rng, samples, proposals=0):
+def sampled_greedy_move(tag, s, rng, samples, proposals=0, w=None):
     """The best of ``samples`` legal moves by the mover's one-ply heuristic: the first
     ``proposals`` of them drawn from the game's ``proposal_move``, the rest uniformly.
 
@@ -53,7 +54,7 @@ def sampled_greedy_move(tag, s, rng, samples, proposals=0):
     ``random_move`` draws a move without generating the list, so a step costs
     ``samples`` moves applied and scored. Uniform draws rarely land where points are
     decided; a game's proposal kernel aims some of them there. Ties go to the first
-    drawn.
+    drawn. ``w``: weights of the heuristic's terms, as for :func:`greedy_move`.
     """
     player = current_player(tag, s)
     child = s.copy()
@@ -62,13 +63,29 @@ def sampled_greedy_move(tag, s, rng, samples, proposals=0):
         return best
     copy_into(child, s)
     apply_move(tag, child, best)
-    best_v = heuristic(tag, child, player)
+    best_v = heuristic_value(tag, child, player, w)
     for i in range(1, samples):
         move = proposal_move(tag, s, rng) if i < proposals else random_move(tag, s, rng)
         copy_into(child, s)
         apply_move(tag, child, move)
-        v = heuristic(tag, child, player)
+        v = heuristic_value(tag, child, player, w)
         if v > best_v:
             best_v = v
             best = move
     return best
+
+
+@njit(cache=True)
+def one_ply_values(tag, s, moves, out, w=None):
+    """Write the mover's heuristic value (term weights ``w``; None: the game's own) of
+    each legal move's successor to ``out`` and the legal moves to ``moves`` (room for
+    ``max_moves``); return their number. What greedy chooses from: its move is one of
+    those with the highest value (tests, benchmarks of how weights change play)."""
+    player = current_player(tag, s)
+    n = legal_moves(tag, s, moves)
+    child = s.copy()
+    for i in range(n):
+        copy_into(child, s)
+        apply_move(tag, child, moves[i])
+        out[i] = heuristic_value(tag, child, player, w)
+    return n

@@ -2,7 +2,8 @@
 import numpy as np
 from numba import njit
 
-from ..core.dispatch import heuristic, num_players, scores
+from ..core.dispatch import num_players, scores
+from .weighted import heuristic_value
 
 REWARD_WIN = 0  # 1/k to each of the k winners, 0 to the others
 REWARD_RANK = 1  # 1 for the best, 0 for the worst, linear in shared rank between
@@ -51,7 +52,7 @@ def terminal_rewards(tag, s, kind, out):
 
 
 @njit(cache=True)
-def heuristic_rewards(tag, s, scale, base, out):
+def heuristic_rewards(tag, s, scale, base, out, w=None):
     """Rewards of a cut-off position: a logistic squash of each player's heuristic margin.
 
     ``heuristic(s, p)`` is p's estimated lead over the best other player in score
@@ -60,15 +61,16 @@ def heuristic_rewards(tag, s, scale, base, out):
     margins at the search's root, so that the rewards measure what changed since the
     root. Without it a game whose margins run to hundreds of points (Forma) squashes
     every leaf to about 0 or 1, and the children of the root differ by 1e-3 in mean
-    reward, far below UCB1's exploration term: selection is then uniform.
+    reward, far below UCB1's exploration term: selection is then uniform. ``w``: weights
+    of the heuristic's terms (None: the game's defaults; :mod:`.weighted`).
     """
     n = num_players(s)
     for p in range(n):
-        out[p] = 1.0 / (1.0 + np.exp(-(heuristic(tag, s, p) - base[p]) / scale))
+        out[p] = 1.0 / (1.0 + np.exp(-(heuristic_value(tag, s, p, w) - base[p]) / scale))
 
 
 @njit(cache=True)
-def heuristic_rank_rewards(tag, s, scale, base, out):
+def heuristic_rank_rewards(tag, s, scale, base, out, w=None):
     """Rewards of a cut-off position as an expected rank: for each player, the mean over
     the other players q of sigmoid((estimate_p - estimate_q - root_gap_pq) / scale).
 
@@ -86,12 +88,12 @@ def heuristic_rank_rewards(tag, s, scale, base, out):
     compared by what changed since the root (d_p - min(base_p, 0) is p's estimate
     gained against the leader's since the root). Without it a seat far behind scores
     every leaf near 0 (sigmoid(-8 / 2) = 0.018 in 3-player Forum Romanum) and its search
-    cannot tell its moves apart.
+    cannot tell its moves apart. ``w``: as for :func:`heuristic_rewards`.
     """
     n = num_players(s)
     d = np.empty(n, dtype=np.float64)
     for p in range(n):
-        d[p] = min(heuristic(tag, s, p), 0.0) - min(base[p], 0.0)
+        d[p] = min(heuristic_value(tag, s, p, w), 0.0) - min(base[p], 0.0)
     for p in range(n):
         total = 0.0
         for q in range(n):
@@ -101,8 +103,8 @@ def heuristic_rank_rewards(tag, s, scale, base, out):
 
 
 @njit(cache=True)
-def heuristic_base(tag, root, relative, out):
+def heuristic_base(tag, root, relative, out, w=None):
     """The margins heuristic_rewards measures from: the root's (relative) or zeros."""
     n = num_players(root)
     for p in range(n):
-        out[p] = heuristic(tag, root, p) if relative else 0.0
+        out[p] = heuristic_value(tag, root, p, w) if relative else 0.0

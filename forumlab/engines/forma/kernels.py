@@ -9,7 +9,7 @@ moves and the end test in :mod:`.moves`, points in :mod:`.scoring`, the evaluati
 from numba import njit
 
 from .data import MAX_MOVES  # noqa: F401  (the protocol's move-list bound: forumlab.core.dispatch)
-from .heuristic import heuristic  # noqa: F401
+from .heuristic import heuristic, weighted_heuristic  # noqa: F401
 from .layout import STATE_SIZE  # noqa: F401  (checked when the game registers)
 from .moves import apply_move, current_player, is_legal, legal_moves, random_move  # noqa: F401
 from .proposals import proposal_move  # noqa: F401

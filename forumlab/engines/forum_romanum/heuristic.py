@@ -2,6 +2,10 @@
 
 A seat's estimated final score (at 2 players, its two colours together) minus the best
 estimate among the other seats; a terminal position is worth its exact score margin.
+Each part of the estimate is a named term (:mod:`.terms`) multiplied by its weight where
+the estimate adds it, so the default weights (all 1) give the very value, bit for bit,
+that the heuristic gave before it had terms (multiplying by 1.0 is exact, and every
+addition happens in the same order); :func:`weighted_heuristic` takes other weights.
 """
 import numpy as np
 from numba import njit
@@ -21,20 +25,27 @@ from .layout import (
     TERMINAL,
 )
 from .scoring import count_extremes
+from .terms import TERM_NAMES
+
+T_SCORE, T_ROWS, T_COLUMNS, T_DIAGONALS, T_SECTIONS, T_LAST_PLACES = range(len(TERM_NAMES))
+DEFAULT_WEIGHTS = np.ones(len(TERM_NAMES))
+# the term of each region's lead, in REGION_NAMES order: 7 rows, 7 columns, 2 diagonals, 7 sections
+REGION_TERM = np.array([T_ROWS] * 7 + [T_COLUMNS] * 7 + [T_DIAGONALS] * 2 + [T_SECTIONS] * 7, dtype=np.int64)
 
 _POTENTIAL = 0.75  # weight of an open region's present outcome when it is full
 
 
 @njit(cache=True)
-def _estimated_colour_scores(s, est):
+def _estimated_colour_scores(s, est, w):
     """Score so far plus, for every open region, the outcome it would have if it
-    settled with the present counts, weighted by how full it is."""
+    settled with the present counts, weighted by how full it is; each term times its
+    weight in ``w``."""
     n_colours = s[N_COLOURS]
     occ = s[OCCUPIED]
     settled = s[SETTLED]
     counts = np.empty(MAX_COLOURS, dtype=np.int64)
     for k in range(n_colours):
-        est[k] = s[SCORE + k]
+        est[k] = w[T_SCORE] * s[SCORE + k]
     for r in range(N_REGIONS):
         if (settled >> r) & 1:
             continue
@@ -53,9 +64,9 @@ def _estimated_colour_scores(s, est):
         penalty = 4.0 if n_lo == 1 else 2.0
         for k in range(n_colours):
             if counts[k] == hi and n_hi < n_colours:
-                est[k] += weight * lead_value
+                est[k] += w[REGION_TERM[r]] * (weight * lead_value)
             elif counts[k] == lo:
-                est[k] -= weight * penalty
+                est[k] -= w[T_LAST_PLACES] * (weight * penalty)
 
 
 @njit(cache=True)
@@ -64,13 +75,40 @@ def heuristic(s, player):
 
     Terminal states return the exact score margin.
     """
-    n_players = s[N_PLAYERS]
-    est = np.zeros(MAX_COLOURS, dtype=np.float64)
+    return weighted_heuristic(s, player, DEFAULT_WEIGHTS)
+
+
+@njit(cache=True)
+def colour_values(s, w, est):
+    """Every colour's estimate into ``est[:colours]`` (the exact score once the game
+    is over), with the weights ``w``."""
     if s[TERMINAL] != 0:
         for k in range(s[N_COLOURS]):
             est[k] = s[SCORE + k]
     else:
-        _estimated_colour_scores(s, est)
+        _estimated_colour_scores(s, est, w)
+
+
+@njit(cache=True)
+def seat_values(s, w, out):
+    """Every seat's estimate into ``out[:players]`` (at 2 players its two colours' sum)."""
+    est = np.zeros(MAX_COLOURS, dtype=np.float64)
+    colour_values(s, w, est)
+    if s[N_PLAYERS] == 2:
+        for p in range(2):
+            out[p] = est[2 * p] + est[2 * p + 1]
+    else:
+        for p in range(s[N_PLAYERS]):
+            out[p] = est[p]
+
+
+@njit(cache=True)
+def weighted_heuristic(s, player, w):
+    """:func:`heuristic` with the weights ``w`` on the terms (:data:`.terms.TERM_NAMES`
+    order)."""
+    n_players = s[N_PLAYERS]
+    est = np.zeros(MAX_COLOURS, dtype=np.float64)
+    colour_values(s, w, est)
     if n_players == 2:
         mine = est[2 * player] + est[2 * player + 1]
         other = est[2 - 2 * player] + est[3 - 2 * player]

@@ -6,7 +6,7 @@ agents' evaluation: :mod:`.heuristic`; state slots: :mod:`.layout`.
 """
 from numba import njit
 
-from .heuristic import heuristic  # noqa: F401  (protocol kernel)
+from .heuristic import heuristic, weighted_heuristic  # noqa: F401  (protocol kernels)
 from .layout import STATE_SIZE  # noqa: F401  (checked when the game registers)
 from .moves import (  # noqa: F401  (protocol kernels and the move-list bound)
     MAX_MOVES,

@@ -23,8 +23,15 @@ seat still to take, the two tiles stand at the mean worth of the tiles left on i
 board and its left neighbour's (in a determinization those hidden tiles are sampled,
 so the mean is the seat's expectation). Which tiles a seat holds and which of them is
 still to be chosen is read from the state and the pending-work stack.
+
+With weights on the heuristic's terms (``w``, :mod:`.terms`; None: all 1) a tile is
+worth what using it adds to the weighted leaf value: a resource, its envoy and the
+tribunes by the ``resources`` and ``envoys`` weights, a citizen by ``citizens``, an
+upgrade by ``prestige`` and (with an envoy group) ``area``; so a seat weighing citizens
+high drafts citizens. Every weight 1 gives the unweighted worth exactly (x * 1.0 is x).
 """
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .layout import (
     D_KEPT,
@@ -50,6 +57,10 @@ from .layout import (
 )
 from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows, item_a, item_b, item_c, item_kind
 from .scoring import on_forum, seat_base, upgraded_position
+from .terms import TERM_NAMES
+
+_W_RESOURCES, _W_ENVOYS, _W_CITIZENS, _W_PRESTIGE, _W_AREA = (
+    TERM_NAMES.index(name) for name in ("resources", "envoys", "citizens", "prestige", "area"))
 
 # The leaf value's weights (heuristic._value reads them from here, so both stay in step)
 RESOURCE_WORTH = 0.5  # one resource
@@ -59,70 +70,86 @@ PRESTIGE_WORTH = 0.3  # one prestige step, per scoring left (besides the area po
 BOTH_TILES_COST = 2 * RESOURCE_WORTH  # the two tribunes of ``use kr``
 
 
+def weight(w, k):
+    """The weight of term k: ``w[k]``, or 1.0 when ``w`` is None (numba: decided by type)."""
+    return 1.0 if w is None else w[k]
+
+
+@overload(weight, inline="always")
+def _weight_typed(w, k):
+    if w is None or isinstance(w, (types.NoneType, types.Omitted)):
+        return lambda w, k: 1.0
+    return lambda w, k: w[k]
+
+
 @njit(cache=True)
-def tile_worth(s, p, t, scorings_left, grouped):
+def tile_worth(s, p, t, scorings_left, grouped, w=None):
     """What using a tile of type ``t`` adds to seat p's leaf value (``grouped``: the
-    seat has at least one envoy on the Forum, so prestige counts at its area scoring)."""
+    seat has at least one envoy on the Forum, so prestige counts at its area scoring;
+    ``w``: the term weights, None for all 1)."""
     if t == T_NONE:
         return 0.0
     if T_CITP <= t <= T_CITC:
         if cit_rows(s, p, t - T_CITP) == 0:
             return 0.0
-        return CITIZEN_WORTH * scorings_left
+        return weight(w, _W_CITIZENS) * (CITIZEN_WORTH * scorings_left)
     if t == T_U:
         steps = upgraded_position(s, p) - s[seat_base(p) + PRES]
-        return steps * scorings_left * (PRESTIGE_WORTH + (1.0 if grouped else 0.0))
-    return RESOURCE_WORTH
+        return steps * scorings_left * (weight(w, _W_PRESTIGE) * PRESTIGE_WORTH
+                                         + weight(w, _W_AREA) * (1.0 if grouped else 0.0))
+    return weight(w, _W_RESOURCES) * RESOURCE_WORTH
 
 
 @njit(cache=True)
-def use_worth(s, p, w, scorings_left, grouped):
-    """What using the tile of tile word ``w`` adds to seat p's leaf value beyond what
+def use_worth(s, p, tw, scorings_left, grouped, w=None):
+    """What using the tile of tile word ``tw`` adds to seat p's leaf value beyond what
     holding it does: an own citizen placed in a row no longer goes to the ship, so its
-    envoy (counted for every own tile held) comes off."""
-    t = w & TW_TYPE
-    worth = tile_worth(s, p, t, scorings_left, grouped)
-    if T_CITP <= t <= T_CITC and worth > 0 and ((w >> TW_OWNER_SHIFT) & 3) == p:
-        worth -= ENVOY_WORTH
+    envoy (counted for every own tile held) comes off. ``w``: the term weights."""
+    t = tw & TW_TYPE
+    worth = tile_worth(s, p, t, scorings_left, grouped, w)
+    if T_CITP <= t <= T_CITC and worth > 0 and ((tw >> TW_OWNER_SHIFT) & 3) == p:
+        worth -= weight(w, _W_ENVOYS) * ENVOY_WORTH
     return worth
 
 
 @njit(cache=True)
-def pair_worth(first, second, tribunes):
+def pair_worth(first, second, tribunes, w=None):
     """A still-to-be-chosen pair: the better tile, plus the other one less the two
-    tribunes of ``use kr`` when that gains and the seat has them."""
+    tribunes of ``use kr`` when that gains and the seat has them (``w``: the term
+    weights, which price the tribunes)."""
     best = max(first, second)
     other = min(first, second)
-    if tribunes >= 2 and other > BOTH_TILES_COST:
-        return best + other - BOTH_TILES_COST
+    cost = weight(w, _W_RESOURCES) * BOTH_TILES_COST
+    if tribunes >= 2 and other > cost:
+        return best + other - cost
     return best
 
 
 @njit(cache=True)
-def _mean_board_worth(s, p, owner, scorings_left, grouped):
+def _mean_board_worth(s, p, owner, scorings_left, grouped, w):
     """Mean worth to seat p of the tiles still on ``owner``'s Colonia (0 if none)."""
     b = seat_base(owner) + TILE
     total = 0.0
     count = 0
     for cell in range(37):
-        w = s[b + cell]
-        if w != 0:
-            total += use_worth(s, p, w, scorings_left, grouped)
+        tw = s[b + cell]
+        if tw != 0:
+            total += use_worth(s, p, tw, scorings_left, grouped, w)
             count += 1
     return total / count if count > 0 else 0.0
 
 
 @njit(cache=True)
-def _keeps_first(s, q, scorings_left, grouped):
+def _keeps_first(s, q, scorings_left, grouped, w):
     """True if seat q, holding its two taken tiles, keeps the first (its better one by
     its own worth; ``grouped`` must be q's own ``on_forum``; ties keep the first)."""
-    w0 = use_worth(s, q, s[D_TILES + 2 * q], scorings_left, grouped)
-    w1 = use_worth(s, q, s[D_TILES + 2 * q + 1], scorings_left, grouped)
+    w0 = use_worth(s, q, s[D_TILES + 2 * q], scorings_left, grouped, w)
+    w1 = use_worth(s, q, s[D_TILES + 2 * q + 1], scorings_left, grouped, w)
     return w0 >= w1
 
 
 @njit(cache=True)
-def _draft_worth(s, p, scorings_left, grouped):
+def _draft_worth(s, p, scorings_left, grouped, w):
     """Seat p's tiles while the draft is on: its kept (or better) tile and the tile it
     receives (or will receive) from its left neighbour."""
     n = s[N_PLAYERS]
@@ -130,27 +157,26 @@ def _draft_worth(s, p, scorings_left, grouped):
     tribunes = s[seat_base(p) + RES + R_T]
     envoy = 0.0
     if s[D_TAKE + 2 * p] < 0:  # still to take: its own board's mean, and an envoy
-        kept = _mean_board_worth(s, p, p, scorings_left, grouped)
-        envoy = ENVOY_WORTH
+        kept = _mean_board_worth(s, p, p, scorings_left, grouped, w)
+        envoy = weight(w, _W_ENVOYS) * ENVOY_WORTH
     else:
         k = s[D_KEPT + p]
         if k < 0:
-            k = 0 if _keeps_first(s, p, scorings_left, grouped) else 1
-        w = s[D_TILES + 2 * p + k]
-        kept = use_worth(s, p, w, scorings_left, grouped)
-        envoy = ENVOY_WORTH
+            k = 0 if _keeps_first(s, p, scorings_left, grouped, w) else 1
+        kept = use_worth(s, p, s[D_TILES + 2 * p + k], scorings_left, grouped, w)
+        envoy = weight(w, _W_ENVOYS) * ENVOY_WORTH
     if s[PASSING + p] != 0:
-        received = use_worth(s, p, s[PASSING + p], scorings_left, grouped)
+        received = use_worth(s, p, s[PASSING + p], scorings_left, grouped, w)
     elif s[D_TAKE + 2 * left] >= 0:  # taken, not yet kept: it passes its worse tile
-        passed = 1 if _keeps_first(s, left, scorings_left, on_forum(s, left)) else 0
-        received = use_worth(s, p, s[D_TILES + 2 * left + passed], scorings_left, grouped)
+        passed = 1 if _keeps_first(s, left, scorings_left, on_forum(s, left), w) else 0
+        received = use_worth(s, p, s[D_TILES + 2 * left + passed], scorings_left, grouped, w)
     else:
-        received = _mean_board_worth(s, p, left, scorings_left, grouped)
-    return envoy + pair_worth(kept, received, tribunes)
+        received = _mean_board_worth(s, p, left, scorings_left, grouped, w)
+    return envoy + pair_worth(kept, received, tribunes, w)
 
 
 @njit(cache=True)
-def _turn_worth(s, p, scorings_left, grouped):
+def _turn_worth(s, p, scorings_left, grouped, w):
     """Seat p's held tiles between the draft and the end of its turn: a pair still to
     be chosen from, or the tiles being used; an own unused tile's envoy either way."""
     b = seat_base(p)
@@ -178,17 +204,17 @@ def _turn_worth(s, p, scorings_left, grouped):
     worth0 = 0.0
     worth1 = 0.0
     for slot in range(2):
-        w = s[b + HELD + slot]
-        if w == 0 or (w & TW_PLACED):
+        tw = s[b + HELD + slot]
+        if tw == 0 or (tw & TW_PLACED):
             continue
-        if ((w >> TW_OWNER_SHIFT) & 3) == p:
-            v += ENVOY_WORTH
+        if ((tw >> TW_OWNER_SHIFT) & 3) == p:
+            v += weight(w, _W_ENVOYS) * ENVOY_WORTH
         if slot == 0:
-            worth0 = use_worth(s, p, w, scorings_left, grouped)
+            worth0 = use_worth(s, p, tw, scorings_left, grouped, w)
         else:
-            worth1 = use_worth(s, p, w, scorings_left, grouped)
+            worth1 = use_worth(s, p, tw, scorings_left, grouped, w)
     if choosing:
-        return v + pair_worth(worth0, worth1, s[b + RES + R_T])
+        return v + pair_worth(worth0, worth1, s[b + RES + R_T], w)
     if using0:
         v += worth0
     if using1:
@@ -197,13 +223,14 @@ def _turn_worth(s, p, scorings_left, grouped):
 
 
 @njit(cache=True)
-def held_worth(s, p, scorings_left):
-    """Worth of the tiles seat p holds and has not used (0 once the game is over)."""
+def held_worth(s, p, scorings_left, w=None):
+    """Worth of the tiles seat p holds and has not used (0 once the game is over), with
+    the term weights ``w`` (None: all 1)."""
     if s[OVER] != 0 or s[SP] == 0:
         return 0.0
     if item_kind(s[STACK + s[SP] - 1]) == I_DRAFT:  # the draft item tops the stack until it ends
-        return _draft_worth(s, p, scorings_left, on_forum(s, p))
+        return _draft_worth(s, p, scorings_left, on_forum(s, p), w)
     b = seat_base(p)
     if s[b + HELD] != 0 or s[b + HELD + 1] != 0:
-        return _turn_worth(s, p, scorings_left, on_forum(s, p))
+        return _turn_worth(s, p, scorings_left, on_forum(s, p), w)
     return 0.0

@@ -4,7 +4,7 @@
 tag names this module) look up here. No rule logic: each kernel lives in the module of
 its concern.
 """
-from .heuristic import heuristic
+from .heuristic import heuristic, weighted_heuristic
 from .hidden import determinize
 from .layout import STATE_SIZE
 from .moves import MAX_MOVES, apply_move, current_player, is_legal, legal_moves, random_move
@@ -23,5 +23,6 @@ __all__ = [
     "is_terminal",
     "scores",
     "heuristic",
+    "weighted_heuristic",
     "determinize",
 ]

@@ -5,6 +5,12 @@ scorings left (:func:`_value`) and of its module assets (:func:`_module_value`);
 heuristic is the player's value minus the best other seat's, in a Consul game the
 team's margin over the Consul, and a position awaiting a trade answer is valued as the
 partner's own heuristic would answer it (:func:`_offer_heuristic`).
+
+Each part of a seat's value is a named term (:mod:`.terms`) multiplied by its weight
+where the sum adds it, so the default weights (all 1) give the very value, bit for bit,
+that the heuristic gave before it had terms (multiplying by 1.0 is exact, every addition
+happens in the same order, and the terms split only sums of integers);
+:func:`weighted_heuristic` takes other weights.
 """
 import numpy as np
 from numba import njit
@@ -27,6 +33,7 @@ from .data import (
     G_QUIRINUS,
     INVOCATION_VP,
     N_INVOCATIONS,
+    N_PLAYER_CODES,
     N_TOKENS,
     P_AEDILIS,
     P_CENSOR,
@@ -82,6 +89,10 @@ from .scoring import (
     instance_owner,
     markers_on_board,
 )
+from .terms import TERM_NAMES
+
+T_VP, T_SILVER, T_RESIDENTIAL, T_COMMERCIAL, T_CIVIC, T_MONUMENTS, T_LOTS, T_MODULES = range(len(TERM_NAMES))
+DEFAULT_WEIGHTS = np.ones(len(TERM_NAMES))
 
 # What a pending offer costs the heuristic: an offer that gains nothing (refused, or an
 # even swap) must not tie with a main action that gains nothing either (Income on 40+
@@ -103,17 +114,22 @@ MODULE_ASSETS = MOD_TRADING | MOD_STEALING | MOD_OBJECTIVES | MOD_INVOCATIONS | 
 
 
 @njit(cache=True)
-def _value(s, p, eras_left, best_pop, w):
+def _value(s, p, eras_left, best_pop, tw, w):
     """A seat's VP plus a rough worth of what it will score in the era scorings left:
     population, civic buildings, commercial silver and tray VP per scoring, silver
     (worth less once there is plenty), and lots (empty ones are future buildings);
     with the modules also their assets (:func:`_module_value`). ``best_pop`` is the
     highest population (the Consul's included) for a Consul game's population rule;
-    ``w`` the module weights (:data:`MODULE_WEIGHTS`)."""
+    ``tw`` the weights of the terms (:data:`.terms.TERM_NAMES` order), ``w`` the module
+    weights (:data:`MODULE_WEIGHTS`)."""
     n = s[SIZE]
+    # buildings' and monuments' parts apart (integers: summed again exactly at weight 1)
     civic = 0
     tray = 0
     income = 0
+    mon_civic = 0
+    mon_tray = 0
+    mon_income = 0
     n_civic = 0
     n_comm = 0
     seen = np.zeros((CONSUL_SEAT + 1) * INSTANCE_STRIDE + 1, dtype=np.bool_)
@@ -123,12 +139,20 @@ def _value(s, p, eras_left, best_pop, w):
             continue
         seen[b] = True
         code = instance_code(b)
+        monument = code >= N_PLAYER_CODES
         if CODE_TYPE[code] == CIVIC:
-            civic += civic_value(s, b)
+            if monument:
+                mon_civic += civic_value(s, b)
+            else:
+                civic += civic_value(s, b)
             n_civic += 1
         elif CODE_TYPE[code] == COMMERCIAL:
-            income += CODE_SILVER[code]
-            tray += CODE_TRAY[code] + CODE_MON_VP[code]
+            if monument:
+                mon_income += CODE_SILVER[code]
+                mon_tray += CODE_TRAY[code] + CODE_MON_VP[code]
+            else:
+                income += CODE_SILVER[code]
+                tray += CODE_TRAY[code] + CODE_MON_VP[code]
             n_comm += 1
     empty = markers_on_board(s, p)
     built = popcount(s[BUILT + 2 * p]) + popcount(s[BUILT + 2 * p + 1])
@@ -144,11 +168,14 @@ def _value(s, p, eras_left, best_pop, w):
         pop_term = 7.0 if s[POP + p] >= best_pop else 1.0 * (s[POP + p] - best_pop)
     else:
         pop_term = 1.3 * s[POP + p]
-    per_era = pop_term + civic + tray + income
+    weighted_income = tw[T_COMMERCIAL] * income + tw[T_MONUMENTS] * mon_income
+    per_era = (tw[T_RESIDENTIAL] * pop_term + (tw[T_CIVIC] * civic + tw[T_MONUMENTS] * mon_civic)
+               + (tw[T_COMMERCIAL] * tray + tw[T_MONUMENTS] * mon_tray) + weighted_income)
     lots = empty * (1.0 + 0.7 * eras_left) + 0.5 * built
-    value = s[VP + p] + worth + eras_left * per_era + lots + 1.2 * eras_left * income
+    value = (tw[T_VP] * s[VP + p] + tw[T_SILVER] * worth + eras_left * per_era + tw[T_LOTS] * lots
+             + 1.2 * eras_left * weighted_income)
     if s[MODULES] & MODULE_ASSETS:
-        value += _module_value(s, p, eras_left, empty, n_civic, n_comm, w)
+        value += tw[T_MODULES] * _module_value(s, p, eras_left, empty, n_civic, n_comm, w)
     return value
 
 
@@ -226,7 +253,7 @@ def _consul_value(s, eras_left, best_pop):
 
 
 @njit(cache=True)
-def _settled_heuristic(s, player, w):
+def _settled_heuristic(s, player, tw, w):
     """The heuristic of a position without a pending offer (see :func:`heuristic`)."""
     eras_left = 0.0
     if s[PHASE] != PH_OVER:
@@ -239,18 +266,34 @@ def _settled_heuristic(s, player, w):
             best_pop = max(best_pop, s[POP + q])
         worst = 1e18
         for q in range(s[N_PLAYERS]):
-            worst = min(worst, _value(s, q, eras_left, best_pop, w))
+            worst = min(worst, _value(s, q, eras_left, best_pop, tw, w))
         return worst - _consul_value(s, eras_left, best_pop)
     vals = np.empty(s[N_PLAYERS], dtype=np.float64)
-    _seat_values(s, eras_left, w, vals)
+    _seat_values(s, eras_left, tw, w, vals)
     return _margin(vals, player)
 
 
 @njit(cache=True)
-def _seat_values(s, eras_left, w, out):
+def _seat_values(s, eras_left, tw, w, out):
     """Every seat's :func:`_value` (a game without the Consul) into out."""
     for q in range(s[N_PLAYERS]):
-        out[q] = _value(s, q, eras_left, 0, w)
+        out[q] = _value(s, q, eras_left, 0, tw, w)
+
+
+@njit(cache=True)
+def seat_values(s, tw, out):
+    """Every seat's value into ``out[:players]`` with the term weights ``tw`` (in a
+    Consul game with the Consul's population rule, the Consul's population counted)."""
+    eras_left = 0.0
+    if s[PHASE] != PH_OVER:
+        eras_left = 4.0 - s[ERA]
+    best_pop = 0
+    if s[CONSUL] != 0:
+        best_pop = consul_population(s)
+        for q in range(s[N_PLAYERS]):
+            best_pop = max(best_pop, s[POP + q])
+    for q in range(s[N_PLAYERS]):
+        out[q] = _value(s, q, eras_left, best_pop, tw, MODULE_WEIGHTS)
 
 
 @njit(cache=True)
@@ -264,7 +307,7 @@ def _margin(vals, player):
 
 
 @njit(cache=True)
-def _offer_heuristic(s, player, w):
+def _offer_heuristic(s, player, tw, w):
     """A position with a pending offer, valued as the partner will most likely answer:
     the outcome (items swapped, or not) its own heuristic prefers, refusal on a tie,
     which is what a greedy partner answers, less :data:`OFFER_COST` (plus ``W_OFFER``
@@ -280,8 +323,8 @@ def _offer_heuristic(s, player, w):
     eras_left = 4.0 - s[ERA]
     yes = np.empty(s[N_PLAYERS], dtype=np.float64)
     no = np.empty(s[N_PLAYERS], dtype=np.float64)
-    _seat_values(accepted, eras_left, w, yes)
-    _seat_values(refused, eras_left, w, no)
+    _seat_values(accepted, eras_left, tw, w, yes)
+    _seat_values(refused, eras_left, tw, w, no)
     if _margin(yes, partner) > _margin(no, partner):
         value = _margin(yes, player)
         if player == s[OFFER] and value > _margin(no, player):
@@ -295,12 +338,25 @@ def heuristic(s, player):
     """The player's value minus the best other seat's (VP scale); in a Consul game the
     team's: the lowest seat value minus the Consul's (every seat shares it). A pending
     offer counts as answered the way the partner's own heuristic prefers."""
-    return heuristic_with(s, player, MODULE_WEIGHTS)
+    return _heuristic(s, player, DEFAULT_WEIGHTS, MODULE_WEIGHTS)
 
 
 @njit(cache=True)
 def heuristic_with(s, player, w):
     """:func:`heuristic` with other module weights ``w`` (see :data:`MODULE_WEIGHTS`)."""
+    return _heuristic(s, player, DEFAULT_WEIGHTS, w)
+
+
+@njit(cache=True)
+def weighted_heuristic(s, player, tw):
+    """:func:`heuristic` with the weights ``tw`` on the terms (:data:`.terms.TERM_NAMES`
+    order)."""
+    return _heuristic(s, player, tw, MODULE_WEIGHTS)
+
+
+@njit(cache=True)
+def _heuristic(s, player, tw, w):
+    """The heuristic with term weights ``tw`` and module weights ``w``."""
     if s[PHASE] == PH_ANSWER:
-        return _offer_heuristic(s, player, w)
-    return _settled_heuristic(s, player, w)
+        return _offer_heuristic(s, player, tw, w)
+    return _settled_heuristic(s, player, tw, w)

@@ -4,7 +4,7 @@ tag names this module, so the generic numba code binds each protocol call to the
 kernel listed here. No rule lives here: each kernel is in the module of its concern.
 """
 from .data import MAX_MOVES
-from .heuristic import heuristic
+from .heuristic import heuristic, weighted_heuristic
 from .hidden import determinize
 from .layout import STATE_SIZE  # checked when the game registers
 from .moves import apply_move, current_player, is_legal, legal_moves, random_move
@@ -12,4 +12,5 @@ from .scoring import is_terminal, scores
 from .setup import new_state
 
 __all__ = ["MAX_MOVES", "STATE_SIZE", "apply_move", "current_player", "determinize", "heuristic",
-           "is_legal", "is_terminal", "legal_moves", "new_state", "random_move", "scores"]
+           "weighted_heuristic", "is_legal", "is_terminal", "legal_moves", "new_state", "random_move",
+           "scores"]

@@ -46,7 +46,7 @@ def run_iterations(tag, root, n_iter, tree, history, rng, settings):
     trace_player = np.empty(MAX_TRACE, dtype=np.int64)
     trace_move = np.empty(MAX_TRACE, dtype=np.int64)
     hbase = np.zeros(n_players, dtype=np.float64)
-    heuristic_base(tag, root, settings.hrelative, hbase)
+    heuristic_base(tag, root, settings.hrelative, hbase, settings.weights)
     for _ in range(n_iter):
         copy_into(s, root)
         if settings.ismcts:

@@ -7,7 +7,9 @@ optional ``cutoff`` after which the heuristic scores the position; ``rollout=non
 scores the leaf by the heuristic at once. Heuristic values are sigmoid(margin /
 hscale) of each seat's margin, with ``hrelative`` measured from the margins at the
 root (forumlab.search.rewards). With implicit minimax (``imm``) every new node is
-scored by the heuristic too, for its minimax value.
+scored by the heuristic too, for its minimax value. Every heuristic call carries
+``settings.weights``, the agent's weights of the heuristic's terms (None: the game's
+own; forumlab.search.weighted).
 """
 from numba import njit
 
@@ -25,22 +27,22 @@ def rollout_move(tag, s, rng, settings):
     """The move a rollout plays at ``s``."""
     policy = settings.rollout
     if policy == ROLLOUT_SAMPLED:
-        return sampled_greedy_move(tag, s, rng, settings.samples, settings.proposals)
+        return sampled_greedy_move(tag, s, rng, settings.samples, settings.proposals, settings.weights)
     if policy == ROLLOUT_RANDOM or rand_float(rng) < settings.epsilon:
         return random_move(tag, s, rng)
-    return greedy_move(tag, s, rng)
+    return greedy_move(tag, s, rng, settings.weights)
 
 
 @njit(cache=True)
-def evaluate(tag, s, reward_kind, hscale, hbase, out):
+def evaluate(tag, s, reward_kind, hscale, hbase, out, w=None):
     """Rewards of position ``s`` into ``out``: the result if the game is over, else the
-    heuristic's estimate."""
+    heuristic's estimate (with the term weights ``w``)."""
     if is_terminal(tag, s):
         terminal_rewards(tag, s, reward_kind, out)
     elif reward_kind == REWARD_RANK:
-        heuristic_rank_rewards(tag, s, hscale, hbase, out)
+        heuristic_rank_rewards(tag, s, hscale, hbase, out, w)
     else:
-        heuristic_rewards(tag, s, hscale, hbase, out)
+        heuristic_rewards(tag, s, hscale, hbase, out, w)
 
 
 @njit(cache=True, inline="always")
@@ -50,7 +52,7 @@ def evaluate_leaf(tag, s, rewards, node, added, rng, settings, n_players, hbase,
     implicit minimax also a node just ``added``'s minimax value. Returns the trace length."""
     use_imm = settings.imm > 0.0
     if use_imm and added:
-        evaluate(tag, s, settings.reward, settings.hscale, hbase, leaf_value)
+        evaluate(tag, s, settings.reward, settings.hscale, hbase, leaf_value, settings.weights)
         for p in range(n_players):
             rewards[node, n_players + p] = leaf_value[p]
     plies = 0
@@ -66,5 +68,5 @@ def evaluate_leaf(tag, s, rewards, node, added, rng, settings, n_players, hbase,
     if use_imm and added and settings.rollout == ROLLOUT_NONE:
         copy_into(reward, leaf_value)  # the leaf was just scored: same position, same value
     else:
-        evaluate(tag, s, settings.reward, settings.hscale, hbase, reward)
+        evaluate(tag, s, settings.reward, settings.hscale, hbase, reward, settings.weights)
     return n_trace

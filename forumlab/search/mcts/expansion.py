@@ -12,22 +12,23 @@ until deepening lets it grow.
 import numpy as np
 from numba import njit
 
-from ...core.dispatch import apply_move, heuristic, legal_moves
+from ...core.dispatch import apply_move, legal_moves
 from ...core.rng import rand_below
 from ..arrays import copy_into, stable_argsort
+from ..weighted import heuristic_value
 from .tree import _STRIDE_PRIMES, F_NLEGAL, F_PERM, untried_index
 
 
 @njit(cache=True, inline="always")
-def order_moves(tag, s, buf, n, mover, out):
-    """Write buf[:n] sorted by the mover's one-ply heuristic, best first, to out (the
-    first len(out) of them)."""
+def order_moves(tag, s, buf, n, mover, out, w=None):
+    """Write buf[:n] sorted by the mover's one-ply heuristic (term weights ``w``), best
+    first, to out (the first len(out) of them)."""
     values = np.empty(n, dtype=np.float64)
     child = s.copy()
     for i in range(n):
         copy_into(child, s)
         apply_move(tag, child, buf[i])
-        values[i] = -heuristic(tag, child, mover)
+        values[i] = -heuristic_value(tag, child, mover, w)
     order = stable_argsort(values)
     for i in range(min(n, out.shape[0])):
         out[i] = buf[order[i]]
@@ -63,7 +64,7 @@ def expand_first_visit(tag, s, nodes, meta, node, depth, mover, buf, orders, wid
         # best-first by the one-ply heuristic so refutations are found within a few visits.
         slot = orders[meta[1] * width:(meta[1] + 1) * width]
         n_order = nodes[node, F_NLEGAL]
-        order_moves(tag, s, buf, n_order, mover, slot)
+        order_moves(tag, s, buf, n_order, mover, slot, settings.weights)
         nodes[node, F_NLEGAL] = min(n_order, width)
         nodes[node, F_PERM] = -1 - meta[1]
         meta[1] += 1

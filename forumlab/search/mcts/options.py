@@ -167,10 +167,15 @@ KERNEL_OPTIONS = tuple(o for o in OPTIONS if o.kernel is not None)
 _GATE = {o.gate: o.name for o in OPTIONS if o.gate}
 
 # The kernel's settings record: a field per kernel option, under the option's name,
-# and the searching seat (``observer``, whose view ISMCTS determinizes from).
-Settings = NamedTuple("Settings", [(o.name, o.kernel) for o in KERNEL_OPTIONS] + [("observer", int)])
+# the searching seat (``observer``, whose view ISMCTS determinizes from) and the weights
+# of the heuristic's terms (``weights``: None for the game's own, else a float64 array;
+# forumlab.search.weighted), which the agent's ``w.NAME`` parameters set.
+Settings = NamedTuple("Settings", [(o.name, o.kernel) for o in KERNEL_OPTIONS]
+                      + [("observer", int), ("weights", Any)])
+Settings.__new__.__defaults__ = (None,)
 Settings.__doc__ = ("Read-only search settings of ``run_iterations``: one field per kernel option of "
-                    ":data:`OPTIONS` (choices as their codes) and ``observer``, the searching seat. "
+                    ":data:`OPTIONS` (choices as their codes), ``observer``, the searching seat, and "
+                    "``weights``, the heuristic's term weights (None: the game's defaults). "
                     "Build it with :func:`settings_from` or :func:`make_settings`.")
 
 
@@ -197,10 +202,11 @@ def long_values(values: dict) -> dict:
     return replaced if replaced and budget_is_long(values) else {}
 
 
-def settings_from(values: dict, observer: int) -> Settings:
+def settings_from(values: dict, observer: int, weights=None) -> Settings:
     """The kernel's :class:`Settings` for the option values ``values`` (every kernel
-    option by name; other keys are ignored) searched from the seat ``observer``."""
-    return Settings(*(o.encode(values[o.name]) for o in KERNEL_OPTIONS), int(observer))
+    option by name; other keys are ignored) searched from the seat ``observer``, with the
+    heuristic's term ``weights`` (a float64 array, or None for the game's own)."""
+    return Settings(*(o.encode(values[o.name]) for o in KERNEL_OPTIONS), int(observer), weights)
 
 
 _KERNEL_DEFAULTS = {o.name: o.default for o in KERNEL_OPTIONS}

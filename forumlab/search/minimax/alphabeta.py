@@ -32,13 +32,13 @@ from numba import njit
 from ...core.dispatch import (
     apply_move,
     current_player,
-    heuristic,
     is_terminal,
     legal_moves,
     num_players,
 )
 from ..arrays import copy_into
 from ..hashing import salted, state_hash
+from ..weighted import heuristic_value
 from .budget import over_budget
 from .columns import (
     ENTER_ABORT,
@@ -85,7 +85,7 @@ from .table import enter_subtree, leave_subtree, tt_store
 
 
 @njit(cache=True)
-def _default_move(tag, s, child, mv, n, p, mode, history, scratch, cooperative):
+def _default_move(tag, s, child, mv, n, p, mode, history, scratch, cooperative, w):
     """The fixed move of a non-searching BRS opponent p (first of equals)."""
     best_i = 0
     if mode == DEFAULT_GREEDY:
@@ -93,7 +93,7 @@ def _default_move(tag, s, child, mv, n, p, mode, history, scratch, cooperative):
         for i in range(n):
             copy_into(child, s)
             apply_move(tag, child, mv[i])
-            v = leaf_value(tag, child, p, scratch, cooperative)
+            v = leaf_value(tag, child, p, scratch, cooperative, w)
             if v > best:
                 best = v
                 best_i = i
@@ -191,10 +191,10 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         s = states[ply]
         if is_terminal(tag, s):
             return ENTER_VALUE, leaf_value(tag, s, root, buffers.values[SCRATCH_ROW],
-                                           settings.cooperative)
+                                           settings.cooperative, settings.weights)
         if depth <= 0 or ply >= MAX_STACK - 1:
             stats[STAT_CUT] = 1
-            return ENTER_VALUE, quantize(heuristic(tag, s, root))
+            return ENTER_VALUE, quantize(heuristic_value(tag, s, root, settings.weights))
         p = current_player(tag, s)
         if p == root:
             searcher = -1
@@ -205,7 +205,7 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         child = states[ply + 1]
         n = legal_moves(tag, s, mv)
         m = _default_move(tag, s, child, mv, n, p, settings.default_move, buffers.history,
-                          buffers.values[SCRATCH_ROW], settings.cooperative)
+                          buffers.values[SCRATCH_ROW], settings.cooperative, settings.weights)
         if settings.default_move == DEFAULT_GREEDY:
             stats[STAT_EXTRA] += n
         copy_into(child, s)
@@ -231,7 +231,7 @@ def _enter(tag, sp, ply, depth, alpha, beta, searcher, buffers, settings):
         frame[FRAME_COUNT] = n
         stats[STAT_EXTRA] += order_keys(tag, buffers, ply, n, depth, settings.order_depth,
                                         1.0 if maximizing else -1.0, root, tt_move,
-                                        settings.cooperative)
+                                        settings.cooperative, settings.weights)
     return ENTER_FRAME, 0.0
 
 

@@ -70,7 +70,7 @@ class Workspace:
     """
 
     def __init__(self, algorithm: int = PARANOID, tt_bits: int = 18,
-                 default_move: int = DEFAULT_HISTORY, order_depth: int = ORDER_DEPTH):
+                 default_move: int = DEFAULT_HISTORY, order_depth: int = ORDER_DEPTH, weights=None):
         if algorithm not in ALGORITHMS.values():
             raise ValueError(f"unknown algorithm {algorithm!r}")
         if not 0 <= tt_bits <= 28:
@@ -83,6 +83,8 @@ class Workspace:
         self.tt_bits = tt_bits
         self.default_move = default_move
         self.order_depth = order_depth
+        # the heuristic's term weights (float64 array; None: the game's own)
+        self.weights = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
         self.generation = 0
         size = 1 << tt_bits if tt_bits > 0 else 1
         tt = np.empty((size, N_TT_COLUMNS), dtype=np.int64)
@@ -154,4 +156,5 @@ class Workspace:
             tt_mask=(1 << self.tt_bits) - 1 if self.tt_bits > 0 else -1,
             generation=self.generation,
             cooperative=int(bool(cooperative)),
+            weights=self.weights,
         )

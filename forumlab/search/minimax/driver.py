@@ -75,20 +75,22 @@ class SearchResult:
         return self.nodes / self.seconds if self.seconds > 0 else float("nan")
 
 
-_compiled: set = set()  # game tags whose kernels this process has compiled or loaded
+_compiled: set = set()  # (game tag, weighted) pairs whose kernels this process has compiled or loaded
 
 
-def _ensure_compiled(tag, array: np.ndarray) -> None:
-    """Compile (or load from the disk cache) the game's kernels before any clock starts."""
-    if tag in _compiled:
+def _ensure_compiled(tag, array: np.ndarray, weights=None) -> None:
+    """Compile (or load from the disk cache) the game's kernels before any clock starts
+    (with the heuristic's term weights, a kernel variant of its own, when given)."""
+    key = (tag, weights is not None)
+    if key in _compiled:
         return
-    workspace = Workspace(PARANOID, tt_bits=0)
+    workspace = Workspace(PARANOID, tt_bits=0, weights=weights)
     workspace.ensure(array.shape[0], int(array[PLAYERS_SLOT]), int(max_moves(tag)))
     settings = workspace.begin(PARANOID)
     n = prepare_root(tag, array, make_rng(0), workspace.buffers)
     if n > 0:
         search_iteration(tag, 1, n, workspace.buffers, settings)
-    _compiled.add(tag)
+    _compiled.add(key)
 
 
 def _deadlines(stats: np.ndarray, t_start: int, c_start: int, time: float, cpu_time: float) -> bool:
@@ -159,7 +161,7 @@ def search(tag, array: np.ndarray, workspace: Workspace, rng: np.ndarray, depth:
         raise ValueError("depth=0 (unlimited) needs a nodes, time or cpu_time budget")
     array = np.ascontiguousarray(array, dtype=np.int64)
     if time > 0 or cpu_time > 0:
-        _ensure_compiled(tag, array)
+        _ensure_compiled(tag, array, workspace.weights)
     budget = _Budget(nodes, time, cpu_time, _time.perf_counter_ns(), _time.thread_time_ns())
     n_players = int(array[PLAYERS_SLOT])
     workspace.ensure(array.shape[0], n_players, int(max_moves(tag)))

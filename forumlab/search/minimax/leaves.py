@@ -9,7 +9,8 @@ margin is what the heuristic predicts). In a cooperative game (``Game.cooperativ
 the seats are one team against an automaton) every seat's score is the team's shared
 value, so a margin over the other seats would be 0 for everyone; there the leaf value
 is the score itself, on the scale of the heuristic (which estimates the same shared
-value in such games). Leaf values are rounded to multiples of
+value in such games). The heuristic carries the search's term weights (``w``: None for
+the game's own; forumlab.search.weighted). Leaf values are rounded to multiples of
 2**-20 (:func:`quantize`) so that equal evaluations that differ only by float
 rounding noise are true ties.
 """
@@ -18,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.dispatch import heuristic, is_terminal, num_players, scores
+from ...core.dispatch import is_terminal, num_players, scores
+from ..weighted import heuristic_value
 
 QUANTUM = 2.0 ** -20  # leaf values are rounded to multiples of this (exact in binary)
 
@@ -46,17 +48,17 @@ def _margin(buf, p, n, cooperative):
 
 
 @njit(cache=True)
-def leaf_value(tag, s, player, scratch, cooperative):
+def leaf_value(tag, s, player, scratch, cooperative, w=None):
     """Value of s for player: exact score margin if terminal (the shared score in a
     cooperative game), else the heuristic."""
     if is_terminal(tag, s):
         scores(tag, s, scratch)
         return quantize(_margin(scratch, player, num_players(s), cooperative))
-    return quantize(heuristic(tag, s, player))
+    return quantize(heuristic_value(tag, s, player, w))
 
 
 @njit(cache=True)
-def leaf_vector(tag, s, out, scratch, cooperative):
+def leaf_vector(tag, s, out, scratch, cooperative, w=None):
     """Per-player values of s into out[:n] (exact margins if terminal; the shared
     score in a cooperative game)."""
     n = num_players(s)
@@ -66,4 +68,4 @@ def leaf_vector(tag, s, out, scratch, cooperative):
             out[p] = quantize(_margin(scratch, p, n, cooperative))
     else:
         for p in range(n):
-            out[p] = quantize(heuristic(tag, s, p))
+            out[p] = quantize(heuristic_value(tag, s, p, w))

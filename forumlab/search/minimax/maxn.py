@@ -78,11 +78,11 @@ def _enter(tag, ply, depth, states, moves, values, frames, tt, tt_values, stats,
     s = states[ply]
     out = values[ply]
     if is_terminal(tag, s):
-        leaf_vector(tag, s, out, values[SCRATCH_ROW], settings.cooperative)
+        leaf_vector(tag, s, out, values[SCRATCH_ROW], settings.cooperative, settings.weights)
         return ENTER_VALUE
     if depth <= 0 or ply >= MAX_STACK - 1:
         stats[STAT_CUT] = 1
-        leaf_vector(tag, s, out, values[SCRATCH_ROW], settings.cooperative)
+        leaf_vector(tag, s, out, values[SCRATCH_ROW], settings.cooperative, settings.weights)
         return ENTER_VALUE
     mask = settings.tt_mask
     key = 0

@@ -52,11 +52,12 @@ def pick(mv, ky, i, n):
 
 
 @njit(cache=True)
-def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move, cooperative):
+def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move, cooperative, w=None):
     """Ordering keys (high first) of the n moves at ply into buffers.move_keys[ply]:
     TT move, then one-ply look-ahead value (sign * the root player's value) at nodes
     with at least order_depth plies left, else killers and history. The look-ahead
-    plays into states[ply + 1]. Returns the number of look-ahead evaluations."""
+    plays into states[ply + 1] (``w``: the heuristic's term weights). Returns the number
+    of look-ahead evaluations."""
     s = buffers.states[ply]
     child = buffers.states[ply + 1]
     mv = buffers.moves[ply]
@@ -74,7 +75,7 @@ def order_keys(tag, buffers, ply, n, depth, order_depth, sign, root, tt_move, co
         elif lookahead:
             copy_into(child, s)
             apply_move(tag, child, m)
-            ky[i] = sign * leaf_value(tag, child, root, scratch, cooperative)
+            ky[i] = sign * leaf_value(tag, child, root, scratch, cooperative, w)
         elif m == k0:
             ky[i] = _KILLER0
         elif m == k1:

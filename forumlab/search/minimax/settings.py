@@ -8,7 +8,7 @@ buffers (:mod:`.buffers`) and are among the limits every game must respect
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 PARANOID = 0
 MAXN = 1
@@ -33,7 +33,8 @@ HISTORY_BITS = 16  # the history table has 2**HISTORY_BITS entries, indexed by a
 
 class SearchSettings(NamedTuple):
     """What one search does, fixed for its whole iterative deepening (numba reads it
-    as a tuple of six int64; Python ints are required, so the type never varies).
+    as a tuple of six int64 and the weights; Python ints are required, so the type
+    never varies).
 
     Attributes:
         algorithm: PARANOID, MAXN or BRS (max^n with two players runs as PARANOID).
@@ -45,6 +46,8 @@ class SearchSettings(NamedTuple):
             treated as empty.
         cooperative: 1 when the seats are one team (terminal leaves are worth the
             shared score, not a margin over the other seats), else 0.
+        weights: the heuristic's term weights (a float64 array), or None for the
+            game's own (forumlab.search.weighted).
     """
 
     algorithm: int
@@ -53,3 +56,4 @@ class SearchSettings(NamedTuple):
     tt_mask: int
     generation: int
     cooperative: int
+    weights: Any = None
