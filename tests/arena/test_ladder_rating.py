@@ -106,6 +106,44 @@ def test_a_candidate_that_never_wins_is_marked_below():
     assert r.separated == "below"
 
 
+def simulated_ladder(thetas: dict[str, float], groups: int, seed: int) -> Ladder:
+    """A ladder calibrated as benchmarks/calibrate_ladder.py does, on a simulated round robin."""
+    from itertools import combinations
+
+    from forumlab.arena.plackett_luce import fit_plackett_luce
+
+    fit = fit_plackett_luce(draw_games(thetas, list(combinations(thetas, 3)), groups, seed), anchor=ANCHOR)
+    names = list(thetas)
+    ix = [fit.agents.index(n) for n in names]
+    g, c = fit.agents.index(ANCHOR), fit.covariance
+    cov = np.array([[c[i, j] - c[i, g] - c[j, g] + c[g, g] for j in ix] for i in ix]) * ELO_PER_NAT ** 2
+    members = tuple(Member(n, n, ANCHOR_ELO + fit.elo[n], math.sqrt(max(cov[k, k], 0.0)), float(fit.params[ix[k]]),
+                           None, None) for k, n in enumerate(names))
+    return Ladder("simulated", 3, {"players": 3}, members, cov.tolist(), fit.seat_delta[3], fit.tie, 2.0, {})
+
+
+@pytest.mark.slow
+def test_intervals_cover_the_truth_once_the_ladders_uncertainty_is_propagated():
+    """200 ladders, each calibrated on its own simulated round robin (2 groups per lineup),
+    each rating a candidate from its own simulated gauntlet (4 groups): the interval with the
+    ladder's uncertainty covers the true Elo about 95% of the time (measured 94.3% over 300),
+    the games' sd alone far less (72.7%), because a loosely calibrated ladder moves the
+    candidate's estimate."""
+    from itertools import combinations
+
+    truth = {"random": -1.5, ANCHOR: 0.0, "m1": -0.6, "m2": 0.5, "m3": 0.7}
+    lineups = [("candidate", *pair) for pair in combinations(truth, 2)]
+    target = ANCHOR_ELO + 0.2 * ELO_PER_NAT
+    covered = games_only = 0
+    for k in range(200):
+        ladder = simulated_ladder(truth, 2, seed=1000 + k)
+        r = rate_on_ladder(draw_games({**truth, "candidate": 0.2}, lineups, 4, 5000 + k), ladder, "candidate")
+        covered += r.interval[0] <= target <= r.interval[1]
+        games_only += abs(r.elo - target) <= 1.959963984540054 * r.games_sd
+    assert 0.91 <= covered / 200 <= 0.99
+    assert games_only / 200 < 0.85
+
+
 def test_sprt_on_the_fixed_scale_is_the_fields_elo():
     ladder = synthetic_ladder({"random": 0.0, ANCHOR: 0.0})  # both members at 1000
     field, asked = field_sprt(ladder.members, "elo0=1000,elo1=1100")
