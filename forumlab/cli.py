@@ -140,6 +140,9 @@ def agents(markdown):
         for players, tuned in sorted(cls.mcts_defaults_by_players.items()):
             pairs = ", ".join(f"{k}={v!r}" for k, v in tuned.items())
             click.echo(f"  with {players} players also: {pairs}")
+    from .agents.weights import weights_listing
+
+    click.echo("\n" + "\n".join(weights_listing()))
     click.echo("\nEvery agent also takes seed=N. Third-party agents: 'package.module:Class(k=v)'.")
 
 
@@ -196,6 +199,10 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
     ctrl_c = CtrlC()
     with ctrl_c.watching():
         seats = [_create_seat_agent(info["spec"], info["seed"], ctrl_c) for info in seat_info]
+    from .agents.weights import check_weights_for_game
+
+    for agent in seats:  # heuristic weights naming a term the game lacks: one line, exit 2
+        check_weights_for_game(agent, g)
     humans = [i for i, agent in enumerate(seats) if agent.interactive]
     if len(humans) > 1 and not g.perfect_information:
         raise ForumlabError(f"{g.name} hides information, so it takes at most one human seat "

@@ -102,6 +102,35 @@ trees; `iterations` is the total over the threads (reproducible bit for bit), `t
 stops every thread at one deadline, `cpu_time` is spent by each thread.
 """
 
+_WEIGHTS_NOTES = """\
+## Heuristic weights: `w.NAME` and `archetype`
+
+Each game's heuristic is a sum of named terms per seat, each times a weight (1 by default:
+the default weights are the game's heuristic, bit for bit); a seat's value is its
+weighted sum and the heuristic is the seat's value minus the best other seat's. `greedy`,
+`paranoid`, `maxn`, `brs` and `mcts` (wherever it uses the heuristic: leaf values, cut-off
+rollouts, heuristic and sampled rollouts, best-first ordering) take
+
+- `w.NAME=VALUE`: the weight of term NAME, any finite number (0 ignores the term), e.g.
+  `greedy(w.trajan=2, w.area=0.5)`;
+- `archetype=NAME`: one of the game's named weight vectors, strategies a player would
+  recognise (`mcts(archetype=civic, cpu_time=0.2)`); `w.` values given beside it win.
+
+The names are checked against the game when a command starts (`play`, tournaments) or
+when the agent first moves: an unknown one is a one-line error listing the game's terms
+(or archetypes). An agent without weights runs the search compiled for the game's own
+heuristic; one with weights runs a variant that reads them (compiled once, then cached),
+at the same speed ([strategies.md](strategies.md) has the figures, and how differently
+each archetype plays). What each term measures: the game's page in [games/](games/).
+The terms come from the game's `terms.py` (a third-party game may declare
+`heuristic_terms` on its class and accept the weights in a `weighted_heuristic(state,
+player, weights)` kernel).
+
+| game | terms (`w.NAME`, default 1) | archetypes |
+|---|---|---|
+{weights}
+"""
+
 _OUTRO = """\
 ## Tuned defaults per game
 
@@ -157,6 +186,20 @@ def _tuned_rows() -> list[str]:
     return rows
 
 
+def _weight_rows() -> list[str]:
+    from ..core.registry import game_names, get_game_class
+    from .archetypes import archetypes
+    from .weights import term_names
+
+    rows = []
+    for game in game_names():
+        names = term_names(get_game_class(game))
+        if names:
+            styles = ", ".join(f"`{a}`" for a in archetypes(game))
+            rows.append(f"| {game} | {', '.join(f'`{n}`' for n in names)} | {styles} |")
+    return rows
+
+
 def agents_markdown() -> str:
     """The whole of docs/agents.md.
 
@@ -177,5 +220,6 @@ def agents_markdown() -> str:
         lines = [f"### {name}", "", f"*{family}.* {prose}", ""]
         lines += _param_rows(params) if params else ["No parameters besides `seed`."]
         parts.append("\n".join(lines) + "\n")
+    parts.append(_WEIGHTS_NOTES.format(weights="\n".join(_weight_rows())))
     parts.append(_OUTRO.format(tuned="\n".join(_tuned_rows())))
     return "\n".join(parts)

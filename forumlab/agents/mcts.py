@@ -31,21 +31,24 @@ from ..core.errors import ForumlabError
 from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
 from ..search.mcts.options import OPTIONS, long_values
-from .base import Agent, Param
+from .base import Param
+from .weights import ARCHETYPE_PARAM, WeightedAgent
 
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
 _ORDER_POOL_ROWS = 512  # nodes whose children are expanded best-first
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(WeightedAgent):
     """Monte Carlo tree search with vector rewards, ISMCTS for hidden information."""
 
     name = "mcts"
     description = "UCT with per-player rewards; information-set MCTS for hidden-information games"
     # One Param per option of the table (forumlab.search.mcts.options), under its name.
-    params = {o.name: Param(o.default, o.help, kind=o.kind, low=o.low, high=o.high, low_open=o.low_open,
-                            choices=o.choices) for o in OPTIONS}
+    # The heuristic's term weights (w.NAME, archetype) are not kernel options: .weights.
+    params = {**{o.name: Param(o.default, o.help, kind=o.kind, low=o.low, high=o.high, low_open=o.low_open,
+                               choices=o.choices) for o in OPTIONS},
+              "archetype": ARCHETYPE_PARAM}
 
     def __init__(self, seed: int = 0, **options):
         super().__init__(seed, **options)  # checks each parameter against its declaration
@@ -96,7 +99,8 @@ class MCTSAgent(Agent):
                   "ismcts": ismcts,
                   # a cooperative game has one shared value: every seat plays for the team
                   "reward": "shared" if game.cooperative else o["reward"]}
-        settings = kernel.settings_from(values, observer=state.current_player)
+        settings = kernel.settings_from(values, observer=state.current_player,
+                                        weights=self.heuristic_weights(game))
         reuse = o["reuse"]
         key = ((game.name, repr(game.config), state.seed), list(state.history))
         tag = game.kernels.tag

@@ -41,8 +41,9 @@ from typing import Any, ClassVar
 from ..core.errors import GameOverError
 from ..core.game import State
 from ..search import minimax as minimax_search
-from .base import Agent, Param
+from .base import Param
 from .spec import AgentSpecError
+from .weights import ARCHETYPE_PARAM, WeightedAgent
 
 # Time budgets become int64 nanosecond deadlines in the kernels; 1e6 s (about 11.6 days
 # a move) is far below where they would overflow.
@@ -82,12 +83,13 @@ def _budget_params(default_depth: int, tt_bits: int = 18,
         "order_depth": Param(minimax_search.ORDER_DEPTH,
                              "order moves by one-ply look-ahead at nodes with at least this many plies left",
                              low=1, high=minimax_search.MAX_DEPTH + 1, aliases=("order",)),
+        "archetype": ARCHETYPE_PARAM,
     }
     params.update(extra or {})
     return params
 
 
-class MinimaxAgent(Agent):
+class MinimaxAgent(WeightedAgent):
     """Shared machinery of the minimax family (not registered itself)."""
 
     algorithm: ClassVar[int]
@@ -132,6 +134,8 @@ class MinimaxAgent(Agent):
         """
         if state.is_terminal:
             raise GameOverError(f"agent {self.name!r} was asked to move in a finished game")
+        # the heuristic's term weights (w.NAME, archetype) for this game; None: its own
+        self.workspace.weights = self.heuristic_weights(state.game)
         result = minimax_search.search(state.game.kernels.tag, state.array, self.workspace, self.rng,
                                        self.depth, self.nodes, self.time, self.cpu_time,
                                        cooperative=state.game.cooperative)

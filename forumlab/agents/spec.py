@@ -3,7 +3,8 @@
 Names are registered agents (``random``, ``mcts``) or ``package.module:Class`` for
 third-party agents; ``cmd:COMMAND`` (or ``label=cmd:COMMAND``) is a bot program, short
 for ``cmd(command='COMMAND')`` (docs/bot-protocol.md). Values are ints, floats,
-``true``/``false``, or bare/quoted words.
+``true``/``false``, or bare/quoted words. A key is a Python identifier, or ``w.NAME`` for
+the weight of a heuristic term (:mod:`forumlab.agents.weights`).
 Integers must fit in 64 bits (agents hand them to numba kernels), and ``seed``, which
 every agent takes, must be an integer: both are checked here, for every agent.
 """
@@ -76,13 +77,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         for part in arg_text.split(","):
             key, sep, value = part.partition("=")
             key, value = key.strip(), value.strip()
-            if not sep or not key.isidentifier() or not value:
+            if not sep or not _is_key(key) or not value:
                 raise AgentSpecError(f"malformed parameter {part.strip()!r} in agent spec {spec!r}")
             if key in params:
                 raise AgentSpecError(f"parameter {key!r} given twice in agent spec {spec!r}")
             params[key] = parse_value(value)
             _check_value(spec, key, params[key])
     return name, params
+
+
+def _is_key(key: str) -> bool:
+    """A parameter name: an identifier, or ``w.`` and one (a heuristic term's weight)."""
+    return key.isidentifier() or (key.startswith("w.") and key[2:].isidentifier())
 
 
 def check_seed(seed: Any, what: str = "seed") -> int:

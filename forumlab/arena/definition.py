@@ -257,6 +257,17 @@ def planned_games(d: TournamentDefinition) -> int:
     return sum(len(seat_orders(lineup, d.rotations)) for lineup in lineups(d)) * d.games_per_lineup
 
 
+def _check_weights(spec: str, cls, game_name: str) -> None:
+    """A built-in agent's heuristic weights (``w.NAME``, ``archetype``) must name the
+    game's terms: refused now, with one line, not as a fault of every game."""
+    from ..agents.registry import create_agent, is_builtin
+    from ..agents.weights import WeightedAgent, check_weights_for_game
+    from ..core.registry import get_game_class
+
+    if is_builtin(cls) and issubclass(cls, WeightedAgent):
+        check_weights_for_game(create_agent(spec, seed=0), get_game_class(game_name))
+
+
 def validate(d: TournamentDefinition) -> None:
     """Check a definition completely before anything runs (one-line ConfigErrors)."""
     if not isinstance(d.game, str):
@@ -286,6 +297,7 @@ def validate(d: TournamentDefinition) -> None:
         if not isinstance(entry.spec, str):
             raise ConfigError(f"agent spec must be text, not {entry.spec!r}")
         cls = check_spec(entry.spec)  # unknown agent, bad parameter or seed -> error now
+        _check_weights(entry.spec, cls, d.game)
         if cls.interactive and "input" not in parse_spec(entry.spec)[1]:
             # Games run in worker processes, which have no terminal, under the hard limit.
             raise ConfigError(f"agent {entry.spec!r} asks a person at the terminal, which tournament "
