@@ -68,3 +68,15 @@ def test_a_planted_cycle_is_found():
     studies = 100
     row = calibrate("cycle", 4, 3, 40, 100, 0, studies=studies, seed=14)
     assert round(row["verdicts"].get(CYCLES, 0) * studies) >= fewest_that_rule_out(0.8, studies)
+
+
+def test_the_benchmark_prints_the_docs_table():
+    from click.testing import CliRunner
+
+    from benchmarks.metagame_calibration import SETTINGS, main
+
+    result = CliRunner().invoke(main, ["--studies", "2", "--markdown"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("| planted | strategies | players |")
+    assert len(lines) == 2 + len(SETTINGS)
