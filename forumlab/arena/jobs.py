@@ -131,3 +131,57 @@ class GameOutcome:
         if "termination" in data:  # (a missing one fails below, as before)
             data["termination"] = as_termination(data["termination"])
         return cls(**data)
+
+
+# Games one worker is handed at a time (see games_per_batch): enough to make the cost of
+# handing a game over (a pipe round trip, a wake-up of the tournament process) small
+# beside the game, few enough that faults, progress and the games lost to a kill stay
+# fine-grained. A game of random agents takes microseconds (one compiled call), a game
+# with a greedy seat or a search of at most CHEAP_BUDGET iterations or nodes milliseconds.
+RANDOM_BATCH = 1024
+CHEAP_BATCH = 32
+CHEAP_BUDGET = 200
+_CHEAP_AGENTS = frozenset({"random", "greedy"})
+_BUDGET_PARAMS = ("iterations", "nodes")
+_batch_sizes: dict[tuple[str, ...], int] = {}
+
+
+def games_per_batch(job: GameJob) -> int:
+    """How many games like ``job`` a worker may be handed at once, by its agents' cost.
+
+    Random agents in every seat: :data:`RANDOM_BATCH`; random and greedy agents, or
+    agents whose spec sets a budget (iterations, nodes) of at most :data:`CHEAP_BUDGET`:
+    :data:`CHEAP_BATCH`; anything else (searches, bots, third-party agents) and a
+    continuation: 1, so that each such game is handed out, watched and recorded alone.
+
+    Args:
+        job: a planned game.
+
+    Returns:
+        The largest batch a game of this lineup may be part of (1 = alone).
+    """
+    if job.resume_moves or job.prior_faults:
+        return 1
+    size = _batch_sizes.get(job.specs)
+    if size is None:
+        size = _batch_sizes[job.specs] = min(_spec_batch(spec) for spec in job.specs)
+    return size
+
+
+def _spec_batch(spec: str) -> int:
+    from ..agents.spec import AgentSpecError, parse_spec
+
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return 1  # the runner records the fault; such a game goes alone
+    params.pop("seed", None)
+    if name == "random" and not params:
+        return RANDOM_BATCH
+    if name in _CHEAP_AGENTS:
+        return CHEAP_BATCH
+    budgets = [params.get(p) for p in _BUDGET_PARAMS if p in params]
+    if budgets and all(isinstance(b, int) and 0 < b <= CHEAP_BUDGET for b in budgets) \
+            and not any(k in params for k in ("cpu_time", "time", "move_time", "seconds")):
+        return CHEAP_BATCH
+    return 1

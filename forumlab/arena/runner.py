@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from ..agents.base import Agent
 from ..agents.random_agent import RandomAgent
-from ..agents.registry import create_agent
+from ..agents.registry import agent_class
+from ..agents.spec import AgentSpecError, check_seed, parse_spec
 from ..bots.news import listening, tell_game_over, tell_ply
 from ..core.errors import exception_line
 from ..core.game import Game, State
@@ -202,6 +203,66 @@ def _per_seat(values, n: int, zero):
     return values + [zero] * (n - len(values))
 
 
+# What a worker resolves once and reuses for every game it plays: looking an agent's
+# name up scans the installed packages' entry points (milliseconds, more than a random
+# game), and a game's facade is the same for every game of one configuration. Each game
+# still constructs its own agents, so that a game depends only on its seed and lineup,
+# never on which games the same worker played before it.
+_agent_classes: dict[str, type[Agent]] = {}
+_games: dict[tuple[str, str], Game] = {}
+_host: list[str] = []
+
+
+def _agent_class(name: str) -> type[Agent]:
+    cls = _agent_classes.get(name)
+    if cls is None:
+        cls = _agent_classes[name] = agent_class(name)
+    return cls
+
+
+def _create_agent(spec: str, seed: int) -> Agent:
+    """``forumlab.agents.registry.create_agent`` with the class looked up once per process."""
+    name, params = parse_spec(spec)
+    if "seed" in params:
+        seed = params.pop("seed")
+    return _agent_class(name)(seed=seed, **params)
+
+
+def _random_seat_seeds(job: GameJob) -> list[int] | None:
+    """The agent seeds of a game that :mod:`forumlab.arena.compiled_play` can play, else
+    None: a fresh game (not a continuation), no fault so far, no move time to judge, and
+    the built-in random agent, unchanged, in every seat (it cannot fault: its move is the
+    engine's own legal ``random_move``; its constructor only checks the seed)."""
+    if not COMPILED_RANDOM_GAMES or job.resume_moves or job.prior_faults or job.move_time > 0:
+        return None
+    seeds = []
+    for spec, seed in zip(job.specs, job.agent_seeds):
+        try:
+            name, params = parse_spec(spec)
+            seed = check_seed(params.pop("seed", seed))
+            if params or _agent_class(name) is not RandomAgent:
+                return None
+        except AgentSpecError:
+            return None  # the per-ply path records the seat's fault
+        seeds.append(seed)
+    return seeds
+
+
+def _game_of(job: GameJob) -> Game:
+    """The configured game of ``job``, made once per configuration in this process."""
+    key = (job.game, repr(sorted(job.config.items())))
+    game = _games.get(key)
+    if game is None:
+        game = _games[key] = create_game(job.game, job.config)
+    return game
+
+
+def _hostname() -> str:
+    if not _host:
+        _host.append(socket.gethostname())
+    return _host[0]
+
+
 def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: CtrlC,
                    report) -> list[Agent | None]:
     """The seats' agents; None for a seat with a fault (from before, or its constructor's)."""
@@ -213,7 +274,7 @@ def _create_agents(job: GameJob, n: int, faults: list[Fault], ctrl_c: CtrlC,
         # Ply 0 tells the executor whose constructor runs, should the worker die in it.
         report(seat, 0, job.resume_moves, faults, (), ())
         try:
-            agents.append(create_agent(job.specs[seat], seed=job.agent_seeds[seat]))
+            agents.append(_create_agent(job.specs[seat], job.agent_seeds[seat]))
         except BaseException as exc:  # noqa: BLE001 - any failure is the agent's fault
             kind = FAULT_EXIT if ctrl_c.is_agent_exit(exc) else FAULT_INIT
             faults.append(Fault(seat, 0, kind, "constructor: " + exception_line(exc)))
@@ -229,8 +290,103 @@ def _replay(game: Game, job: GameJob) -> State:
     return state
 
 
+@dataclass
+class _Tally:
+    """Per seat: agent move seconds and counts (carried over by a continuation), CPU
+    seconds and the longest move in wall-clock and CPU seconds."""
+
+    seconds: list[float]
+    counts: list[int]
+    cpu: list[float]
+    longest: list[float]
+    longest_cpu: list[float]
+
+    @classmethod
+    def for_job(cls, job: GameJob, n: int) -> _Tally:
+        return cls(_per_seat(job.prior_seconds, n, 0.0), _per_seat(job.prior_counts, n, 0),
+                   [0.0] * n, [0.0] * n, [0.0] * n)
+
+    def add(self, seat: int, answer: Answer) -> None:
+        self.seconds[seat] += answer.seconds
+        self.counts[seat] += 1
+        self.cpu[seat] += answer.cpu_seconds
+        self.longest[seat] = max(self.longest[seat], answer.seconds)
+        self.longest_cpu[seat] = max(self.longest_cpu[seat], answer.cpu_seconds)
+
+
+# Set to False to play every game through the per-ply loop (tests compare the two).
+COMPILED_RANDOM_GAMES = True
+
+
+def _play_compiled(game: Game, job: GameJob, seeds: list[int], tally: _Tally,
+                   report) -> tuple[State, list[str]]:
+    """Play the game of random seats in one compiled call; the final state and the
+    moves. The
+    compiled loop's time is shared among the seats by their moves (single moves are
+    not timed, so no CPU or longest-move figures are kept)."""
+    import numpy as np
+
+    from .compiled_play import play_random_game
+
+    state = game.new_state(job.seed)
+    report(int(state.current_player), 1, (), (), tally.seconds, tally.counts)
+    counts = np.zeros(game.players, dtype=np.int64)
+    rngs = np.stack([make_rng(seed) for seed in seeds])  # the random agents' own streams
+    view_rng = make_rng(derive_seed(job.seed, "views"))
+    t0 = time.perf_counter()
+    moves = play_random_game(game, state.array, view_rng, rngs, counts)
+    elapsed = time.perf_counter() - t0
+    plies = max(1, len(moves))
+    tally.counts = [int(c) for c in counts]
+    tally.seconds = [elapsed * c / plies for c in tally.counts]
+    return state, moves
+
+
+def _play_plies(game: Game, job: GameJob, agents: list[Agent | None], faults: list[Fault],
+                tally: _Tally, ctrl_c: CtrlC, report) -> tuple[State, list[str], set[int]]:
+    """Play the game of ``job`` ply by ply under the fault policy; the final state, the
+    moves from the start and the faulty seats."""
+    n = game.players
+    state = _replay(game, job)
+    moves: list[str] = list(job.resume_moves)
+    # A continuation starts its random streams afresh, seeded by where it starts,
+    # so that it is as reproducible as the game itself.
+    start = len(moves)
+    fallbacks = [fallback_agent(job.seed, seat, start) for seat in range(n)]
+    view_rng = make_rng(derive_seed(job.seed, "views", *([start] if start else [])))
+    faulty = {f.seat for f in faults}
+    listeners = listening(agents)
+    while not state.is_terminal:
+        seat = state.current_player
+        ply = len(moves) + 1
+        report(seat, ply, moves, faults, tally.seconds, tally.counts)
+        # The agent sees a copy with everything its seat cannot see resampled.
+        view = state.view_for(seat, view_rng)
+        move = None
+        agent = agents[seat]
+        if seat not in faulty and agent is not None:
+            answer = ask_agent(agent, view, state, ctrl_c, job.hard_limit, job.move_time)
+            move = answer.move
+            tally.add(seat, answer)
+            if answer.fault is not None:
+                faulty.add(seat)
+                faults.append(Fault(seat, ply, *answer.fault))
+        if move is None:
+            move = fallbacks[seat].act(view)
+        before = state.array.copy() if listeners else None
+        moves.append(game.format_move(state.array, move))
+        state.play(move)
+        if listeners:  # bots hear each ply as their seat sees it (forumlab.bots.news)
+            tell_ply(agents, game, before, move, seat)
+    return state, moves, faulty
+
+
 def run_job(job: GameJob) -> GameOutcome:
     """Play the game of ``job`` to the end (or on from its resume moves).
+
+    A game whose seats are all the built-in random agent is played by one compiled
+    loop (:mod:`forumlab.arena.compiled_play`): the same moves and result, without the
+    Python work per ply.
 
     Args:
         job: the planned game; a continuation when ``job.resume_moves`` or
@@ -242,53 +398,24 @@ def run_job(job: GameJob) -> GameOutcome:
     """
     started = time.time()
     report = progress_hook()  # the executor's sink; a no-op outside a worker
-    game = create_game(job.game, job.config)
-    n = game.players
+    game = _game_of(job)
     faults: list[Fault] = list(job.prior_faults)
-    seconds = _per_seat(job.prior_seconds, n, 0.0)
-    counts = _per_seat(job.prior_counts, n, 0)
-    cpu, longest, longest_cpu = [0.0] * n, [0.0] * n, [0.0] * n
-    ctrl_c = CtrlC()
-    with ctrl_c.watching():
-        agents = _create_agents(job, n, faults, ctrl_c, report)
-        state = _replay(game, job)
-        moves: list[str] = list(job.resume_moves)
-        # A continuation starts its random streams afresh, seeded by where it starts,
-        # so that it is as reproducible as the game itself.
-        start = len(moves)
-        fallbacks = [fallback_agent(job.seed, seat, start) for seat in range(n)]
-        view_rng = make_rng(derive_seed(job.seed, "views", *([start] if start else [])))
-        faulty = {f.seat for f in faults}
-        listeners = listening(agents)
-        while not state.is_terminal:
-            seat = state.current_player
-            ply = len(moves) + 1
-            report(seat, ply, moves, faults, seconds, counts)
-            # The agent sees a copy with everything its seat cannot see resampled.
-            view = state.view_for(seat, view_rng)
-            move = None
-            agent = agents[seat]
-            if seat not in faulty and agent is not None:
-                answer = ask_agent(agent, view, state, ctrl_c, job.hard_limit, job.move_time)
-                move = answer.move
-                seconds[seat] += answer.seconds
-                counts[seat] += 1
-                cpu[seat] += answer.cpu_seconds
-                longest[seat] = max(longest[seat], answer.seconds)
-                longest_cpu[seat] = max(longest_cpu[seat], answer.cpu_seconds)
-                if answer.fault is not None:
-                    faulty.add(seat)
-                    faults.append(Fault(seat, ply, *answer.fault))
-            if move is None:
-                move = fallbacks[seat].act(view)
-            before = state.array.copy() if listeners else None
-            moves.append(game.format_move(state.array, move))
-            state.play(move)
-            if listeners:  # bots hear each ply as their seat sees it (forumlab.bots.news)
-                tell_ply(agents, game, before, move, seat)
+    tally = _Tally.for_job(job, game.players)
+    seeds = _random_seat_seeds(job)
+    agents: list[Agent | None] = []
+    if seeds is not None:
+        state, moves = _play_compiled(game, job, seeds, tally, report)
+        faulty, timed = set(), False
+    else:
+        ctrl_c = CtrlC()
+        with ctrl_c.watching():
+            agents = _create_agents(job, game.players, faults, ctrl_c, report)
+            state, moves, faulty = _play_plies(game, job, agents, faults, tally, ctrl_c, report)
+            # A continuation's earlier moves were timed in a worker that died: only the
+            # totals survived it, so the rest is left unknown rather than partial.
+            timed = not job.restarts
     scores = state.scores()
     keys = state.rank_keys()
-    result = state.result()
     ranks = fault_ranks(keys, faulty) if faulty else shared_ranks(keys)
     tell_game_over(agents, scores, ranks, faulty)
     return GameOutcome.for_job(
@@ -296,16 +423,14 @@ def run_job(job: GameJob) -> GameOutcome:
         moves=moves,
         scores=scores,
         ranks=ranks,
-        plies=result["plies"],
-        termination=END_CAP if result["truncated"] else END_RULES,
+        plies=game.plies(state.array),
+        termination=END_CAP if game.is_truncated(state.array) else END_RULES,
         faults=faults,
-        move_seconds=seconds,
-        moves_made=counts,
+        move_seconds=tally.seconds,
+        moves_made=tally.counts,
         started=started,
         finished=time.time(),
-        host=socket.gethostname(),
-        # A continuation's earlier moves were timed in a worker that died: only the totals
-        # above survived it, so these are left unknown rather than partial.
-        **({} if job.restarts else {"move_cpu_seconds": cpu, "move_max_seconds": longest,
-                                    "move_max_cpu_seconds": longest_cpu}),
+        host=_hostname(),
+        **({"move_cpu_seconds": tally.cpu, "move_max_seconds": tally.longest,
+            "move_max_cpu_seconds": tally.longest_cpu} if timed else {}),
     )

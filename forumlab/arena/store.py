@@ -4,8 +4,9 @@ A results file (default ``forumlab-results.db`` in the working directory) holds 
 tournament.  ``ResultStore.create(path, definition, versions)`` makes a new file, or reopens
 an existing one whose stored definition is the same (a resume); ``ResultStore.open(path)``
 opens an existing file.  ``record(outcome)`` writes one finished game in its own transaction
-and commits it before returning, so killing the process at any moment (even SIGKILL) loses
-at most the games still being played.  Rows are never updated or deleted.
+and commits it before returning (``record_many(outcomes)`` several in one), so killing the
+process at any moment (even SIGKILL) loses at most the games still being played.  Rows are
+never updated or deleted.
 
 Schema (``SCHEMA_VERSION`` 1; JSON columns hold compact JSON text)::
 
@@ -58,7 +59,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -330,45 +331,92 @@ class ResultStore:
                 writer, ...).
             TypeError: ``outcome`` is not a GameOutcome.
         """
+        self.record_many([outcome])
+
+    def record_many(self, outcomes: Sequence[GameOutcome]) -> None:
+        """Append finished games in one transaction and commit it before returning.
+
+        All or none: if one game cannot be recorded, none of them is. One commit (two
+        fsyncs under ``synchronous=FULL``) costs milliseconds, more than a cheap game, so
+        the arena commits the games that finish together in one.
+
+        Args:
+            outcomes: the finished games (none: nothing happens).
+
+        Raises:
+            StoreError: as :meth:`record`, for the first game that cannot be recorded
+                (the key given twice in ``outcomes`` too).
+            TypeError: an item is not a GameOutcome.
+        """
+        if not outcomes:
+            return
         conn = self._writable()
-        row = _outcome_row(outcome)
-        timings = _move_time_row(outcome)
+        rows = []
+        for o in outcomes:
+            row = _outcome_row(o)  # (a TypeError for anything but a GameOutcome)
+            rows.append((row["key"], row, _move_time_row(o)))
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise sqlite_error(self.path, exc, f"cannot record game {outcome.key} in") from None
+            raise sqlite_error(self.path, exc, f"cannot record game {rows[0][0]} in") from None
+        key = rows[0][0]
         try:
-            if self._session is None:
-                cur = conn.execute(
-                    "INSERT INTO sessions (opened, host, pid, versions) VALUES (?, ?, ?, ?)",
-                    (time.time(), socket.gethostname(), os.getpid(),
-                     None if self._session_versions is None else _dumps(self._session_versions)))
-                session = cur.lastrowid
-            else:
-                session = self._session
-            row["recorded"] = time.time()
-            row["session"] = session
-            conn.execute(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
-                [row[c] for c in GAME_COLUMNS])
-            if self._move_times and timings is not None:  # in the same transaction as the game
-                conn.execute(f"INSERT INTO move_times (key, {', '.join(MOVE_TIME_COLUMNS)}) "
-                             f"VALUES (?, {', '.join('?' * len(MOVE_TIME_COLUMNS))})",
-                             [row["key"], *timings])
+            session = self._session if self._session is not None else self._new_session(conn)
+            recorded = time.time()
+            game_rows, timing_rows = [], []
+            for _key, row, timings in rows:
+                row["recorded"] = recorded
+                row["session"] = session
+                game_rows.append([row[c] for c in GAME_COLUMNS])
+                if self._move_times and timings is not None:  # in the same transaction as the game
+                    timing_rows.append([row["key"], *timings])
+            key = self._insert_games(conn, game_rows)
+            if timing_rows:
+                conn.executemany(f"INSERT INTO move_times (key, {', '.join(MOVE_TIME_COLUMNS)}) "
+                                 f"VALUES (?, {', '.join('?' * len(MOVE_TIME_COLUMNS))})", timing_rows)
             conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
+        except sqlite3.IntegrityError as exc:
             rollback(conn)
             raise StoreError(
-                f"game {outcome.key} is already recorded in {self.path}; results are append-only"
-            ) from None
+                f"game {getattr(exc, 'key', key)} is already recorded in {self.path}; "
+                "results are append-only") from None
         except sqlite3.Error as exc:
             rollback(conn)
-            raise sqlite_error(self.path, exc, f"cannot record game {outcome.key} in") from None
+            raise sqlite_error(self.path, exc, f"cannot record game {key} in") from None
         except BaseException:  # e.g. KeyboardInterrupt: leave no transaction open
             rollback(conn)
             raise
         self._session = session
+
+    def _new_session(self, conn: sqlite3.Connection) -> int:
+        """Insert this process's sessions row (inside the caller's transaction)."""
+        cur = conn.execute(
+            "INSERT INTO sessions (opened, host, pid, versions) VALUES (?, ?, ?, ?)",
+            (time.time(), socket.gethostname(), os.getpid(),
+             None if self._session_versions is None else _dumps(self._session_versions)))
+        return cur.lastrowid
+
+    @staticmethod
+    def _insert_games(conn: sqlite3.Connection, game_rows: list[list]) -> str:
+        """Insert the games rows; on a duplicate key, raise IntegrityError with the
+        offending key found first. Returns the last key."""
+        sql = (f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
+               f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
+        key_at = GAME_COLUMNS.index("key")
+        try:
+            conn.executemany(sql, game_rows)
+        except sqlite3.IntegrityError as exc:
+            # executemany does not say which row failed: name the first key already
+            # stored or given twice.
+            seen: set[str] = set()
+            for values in game_rows:
+                key = values[key_at]
+                if key in seen or conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
+                    exc.key = key  # type: ignore[attr-defined]
+                    break
+                seen.add(key)
+            raise
+        return game_rows[-1][key_at]
 
     def record_sprt(self, decision: dict[str, Any]) -> None:
         """Store the sequential test's final record (once per extent of the study; a
@@ -726,8 +774,13 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
+# One encoder for every value: json.dumps with options builds a new one per call, which
+# cost more than encoding a game's moves.
+_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False, default=_plain).encode
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), allow_nan=False, default=_plain)
+    return _encode(value)
 
 
 def _outcome_row(o: GameOutcome) -> dict[str, Any]:

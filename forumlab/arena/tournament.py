@@ -1,4 +1,4 @@
-"""Running and resuming tournaments: plan -> executor -> store, one commit per game."""
+"""Running and resuming tournaments: plan -> executor -> store, one commit per burst of games."""
 from __future__ import annotations
 
 import platform
@@ -85,9 +85,11 @@ def play_missing(store: ResultStore, definition: TournamentDefinition, workers: 
     played = 0
     with make_executor(workers, scheduler, **(executor_options or {})) as executor:
         # workers None = one per core
-        for outcome in executor.run(jobs, run_job, progress=progress):
-            store.record(outcome)
-            played += 1
+        # The games that finish together are committed together, each list before the
+        # next is asked for: a kill loses only the games still in flight.
+        for outcomes in executor.run_batches(jobs, run_job, progress=progress):
+            store.record_many(outcomes)
+            played += len(outcomes)
     return played
 
 

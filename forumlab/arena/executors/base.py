@@ -81,6 +81,29 @@ class Executor(ABC):
                 agents' control (they yield nothing).
         """
 
+    def run_batches(self, jobs: Sequence[GameJob], fn: GameFn, *,
+                    progress: bool | None = None) -> Iterator[list[GameOutcome]]:
+        """Like :meth:`run`, but yield the outcomes that are ready together, in lists.
+
+        A caller that commits each list in one transaction before it asks for the next
+        still loses only the games in flight when it is killed, with one commit per list
+        instead of one per game. Executors that receive games in bursts (the local pool)
+        override this; the default yields each outcome alone.
+
+        Args:
+            jobs: the games to play.
+            fn: the game runner, ``fn(job) -> GameOutcome``.
+            progress: show the progress bar; None for the executor's default.
+
+        Returns:
+            An iterator of non-empty lists of outcomes.
+
+        Raises:
+            GameExecutionError: as :meth:`run`.
+        """
+        for outcome in self.run(jobs, fn, progress=progress):
+            yield [outcome]
+
     def close(self) -> None:  # noqa: B027 - a no-op default: not every executor holds resources
         """Release workers and connections. Safe to call twice."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import ForumlabError, exception_line
-from ..jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome
+from ..jobs import FAULT_CRASH, FAULT_EXIT, FAULT_KILL, GameJob, GameOutcome, games_per_batch
 from ..progress import set_reporter
 from .base import (
     DEFAULT_GRACE,
@@ -157,9 +157,20 @@ def _start_born_ignoring_sigint(process: Any, start_method: str) -> None:
             process.start()
 
 
+# A worker playing a batch sends what it has finished at least this often (seconds), so
+# that games are recorded while the batch goes on and a death loses little work.
+FLUSH_SECONDS = 0.1
+# The outcomes received are handed over (and so committed) together, at most this long
+# after the first of them came: a commit costs milliseconds of fsync, so committing every
+# message of every worker at once would cap cheap games at a few hundred per second. A
+# kill loses the games in flight and those received in the last HOLD_SECONDS.
+HOLD_SECONDS = 0.25
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: Any,
                  fbuf: Any) -> None:
-    """Loop of a local worker process: receive a job, play it, send the result."""
+    """Loop of a local worker process: receive a batch of jobs, play them one by one,
+    send their results (the finished ones at least every FLUSH_SECONDS)."""
     # Ctrl-C reaches the whole process group; the parent decides what to do.
     # (Usually ignored since birth: see _start_born_ignoring_sigint.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -175,43 +186,107 @@ def _worker_main(conn: multiprocessing.connection.Connection, beat: Any, buf: An
             return
         if message is None:
             return
-        serial, job_fn_bytes, job = message
-        reporter.begin(serial)
+        first, job_fn_bytes, jobs = message
         try:
             if job_fn_bytes != fn_bytes:
                 fn, fn_bytes = pickle.loads(job_fn_bytes), job_fn_bytes
-            reply: tuple = ("ok", serial, fn(job))  # type: ignore[misc]
         except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
-            reply = ("error", serial, exception_line(exc), traceback.format_exc())
-        try:
-            conn.send(reply)
-        except (OSError, EOFError):
+            fn = None
+            failed = ("error", exception_line(exc), traceback.format_exc())
+        if not _play_batch(conn, reporter, fn, first, jobs, None if fn else failed):
             return  # the parent is gone
-        except Exception as exc:  # the outcome does not pickle
-            conn.send(("error", serial, "outcome cannot be sent: " + exception_line(exc),
-                       traceback.format_exc()))
+
+
+def _play_batch(conn: Any, reporter: SharedProgress, fn: GameFn | None, first: int,
+                jobs: list[GameJob], failed: tuple | None) -> bool:
+    """Play ``jobs`` (serials ``first``, ``first + 1``, ...) and send every result as
+    ``(serial, "ok", outcome)`` or ``(serial, "error", line, traceback)``, in messages
+    ``(results, last)``; False when the parent is gone."""
+    results: list[tuple] = []
+    sent = time.monotonic()
+    for i, job in enumerate(jobs):
+        serial = first + i
+        reporter.begin(serial)
+        if failed is not None:  # the game function itself could not be loaded
+            results.append((serial, *failed))
+        else:
+            try:
+                results.append((serial, "ok", fn(job)))  # type: ignore[misc]
+            except BaseException as exc:  # noqa: BLE001 - report everything, keep serving
+                results.append((serial, "error", exception_line(exc), traceback.format_exc()))
+        last = i == len(jobs) - 1
+        if last or time.monotonic() - sent >= FLUSH_SECONDS:
+            if not _send(conn, results, last):
+                return False
+            results, sent = [], time.monotonic()
+    return True
+
+
+def _send(conn: Any, results: list[tuple], last: bool) -> bool:
+    """Send finished results; an outcome that does not pickle is sent as an error."""
+    try:
+        conn.send((results, last))
+        return True
+    except (OSError, EOFError):
+        return False
+    except Exception:  # some outcome does not pickle: send the rest, and errors for those
+        safe = []
+        for result in results:
+            try:
+                pickle.dumps(result)
+                safe.append(result)
+            except Exception as exc:
+                safe.append((result[0], "error", "outcome cannot be sent: " + exception_line(exc),
+                             traceback.format_exc()))
+        try:
+            conn.send((safe, last))
+            return True
+        except (OSError, EOFError):
+            return False
 
 
 @dataclass
 class _Task:
-    serial: int
-    job: GameJob
+    """A batch of jobs handed to one worker: serials ``first``, ``first + 1``, ..."""
+
+    first: int
+    jobs: list[GameJob]
     dispatched: float  # time.monotonic()
     started: float  # time.time()
+    done: set[int] = field(default_factory=set)  # indices whose result has arrived
+
+    def index(self, serial: int) -> int | None:
+        """The index in the batch of the job with ``serial``, or None."""
+        i = serial - self.first
+        return i if 0 <= i < len(self.jobs) else None
+
+    def unfinished(self) -> list[int]:
+        """Indices of the jobs whose result has not arrived."""
+        return [i for i in range(len(self.jobs)) if i not in self.done]
 
 
 @dataclass
 class _RunState:
     """What one call of :meth:`LocalExecutor.run` carries from one step to the next."""
 
-    fn_bytes: bytes  # the pickled game function, sent with every job
+    fn_bytes: bytes  # the pickled game function, sent with every batch
     pending: deque[GameJob]  # jobs and continuations not handed out yet; continuations first
     bar: Any  # the progress bar
+    workers: int  # the pool's size (batches are sized so that every worker gets several)
     failures: list[JobFailure] = field(default_factory=list)
     outcomes: list[GameOutcome] = field(default_factory=list)  # received, not yet yielded
     first_started: dict[str, float] = field(default_factory=dict)  # key: first handed out at
     restarted: int = 0  # games continued in a fresh worker
     idle_deaths: int = 0  # workers found dead while idle
+    held_since: float = 0.0  # time.monotonic() when the first outcome not handed over came
+
+    def held_long_enough(self) -> bool:
+        """Whether the outcomes received are due to be handed over (and committed)."""
+        return time.monotonic() >= self.hand_over_at()
+
+    def hand_over_at(self) -> float:
+        """When the outcomes received are due: HOLD_SECONDS after the first of them."""
+        return self.held_since + HOLD_SECONDS if self.outcomes else math.inf
 
     def settle(self, result: GameOutcome | GameJob | None) -> None:
         """Take what a finished worker left: a continuation plays next (the same game
@@ -223,7 +298,21 @@ class _RunState:
             return
         self.bar.update(1)
         if result is not None:
+            if not self.outcomes:
+                self.held_since = time.monotonic()
             self.outcomes.append(result)
+
+    def next_batch(self) -> list[GameJob]:
+        """Take the next jobs to hand to one worker (see :func:`games_per_batch`): as many
+        consecutive batchable pending jobs as the first one's lineup allows, and no more
+        than a quarter of each worker's share of what is pending."""
+        job = self.pending.popleft()
+        share = -(-(len(self.pending) + 1) // (4 * self.workers))
+        size = min(games_per_batch(job), share)
+        batch = [job]
+        while len(batch) < size and self.pending and games_per_batch(self.pending[0]) > 1:
+            batch.append(self.pending.popleft())
+        return batch
 
 
 class _Worker:
@@ -349,42 +438,69 @@ class LocalExecutor(Executor):
         """(monotonic time at which the worker's game counts as hung, reported yet?)"""
         task = worker.task
         assert task is not None
-        limit = task.job.hard_limit
+        beat = worker.beat
+        index = task.index(int(beat[SERIAL]))
+        # The game in play: the one the heartbeat names, else the batch's first unfinished.
+        current = index if index is not None else task.unfinished()[0]
+        limit = task.jobs[current].hard_limit
         if not limit or limit <= 0 or math.isinf(limit):
             return math.inf, False
-        beat = worker.beat
-        # Ply 0 reports come while agents are created: still the start-up allowance.
-        if int(beat[SERIAL]) == task.serial and beat[REPORTS] > 0 and beat[PLY] > 0:
-            return max(beat[STAMP], task.dispatched) + limit + self.grace, True
-        return task.dispatched + limit + self.grace + self.startup_timeout, False
+        # Each game of a batch is timed from its own start (the heartbeat's stamp, set
+        # when the worker begins it). Ply 0 reports come while agents are created:
+        # still the start-up allowance.
+        since = max(beat[STAMP], task.dispatched) if index is not None else task.dispatched
+        if index is not None and beat[REPORTS] > 0 and beat[PLY] > 0:
+            return since + limit + self.grace, True
+        return since + limit + self.grace + self.startup_timeout, False
 
-    def _receive(self, worker: _Worker,
-                 failures: list[JobFailure]) -> GameOutcome | GameJob | None:
-        """Read the reply of a busy worker whose pipe is readable: its outcome, the
-        continuation of its game if it died instead, or None after a failure."""
+    def _take_replies(self, worker: _Worker, state: _RunState) -> bool:
+        """Read every message the busy worker has sent and settle its results; the worker
+        is idle again once its batch's last result is in. False if the pipe is closed."""
         task = worker.task
         assert task is not None
-        try:
-            reply = worker.conn.recv()
-        except (EOFError, OSError):
-            return self._lost(worker, failures)
-        except Exception as exc:  # the outcome does not unpickle here
-            worker.task = None
-            record_failure(failures, JobFailure(task.job.key, "outcome cannot be received: "
-                                                 + exception_line(exc), traceback.format_exc()))
-            return None
+        while worker.task is not None and worker.conn.poll(0):
+            try:
+                results, last = worker.conn.recv()
+            except (EOFError, OSError):
+                return False  # the death is handled by the caller
+            except Exception as exc:  # a message that does not unpickle here
+                self._fail_rest(worker, state, "outcome cannot be received: " + exception_line(exc),
+                                traceback.format_exc())
+                return True
+            for serial, kind, *payload in results:
+                index = task.index(serial)
+                if index is None:  # cannot happen: one batch per worker at a time
+                    raise RuntimeError(f"worker answered job {serial} while playing "
+                                       f"{task.first}..{task.first + len(task.jobs) - 1}")
+                task.done.add(index)
+                if kind == "ok":
+                    state.settle(payload[0])
+                else:
+                    record_failure(state.failures, JobFailure(task.jobs[index].key, *payload))
+                    state.settle(None)
+            if last:
+                worker.task = None
+        return True
+
+    def _fail_rest(self, worker: _Worker, state: _RunState, error: str, details: str) -> None:
+        """Record every unfinished game of the worker's batch as failed; stop the worker
+        (its pipe can no longer be trusted)."""
+        task = worker.task
+        assert task is not None
+        for index in task.unfinished():
+            record_failure(state.failures, JobFailure(task.jobs[index].key, error, details))
+            state.settle(None)
         worker.task = None
-        if reply[1] != task.serial:  # cannot happen: one job per worker at a time
-            raise RuntimeError(f"worker answered job {reply[1]} while playing {task.serial}")
-        if reply[0] == "ok":
-            return reply[2]
-        record_failure(failures, JobFailure(task.job.key, reply[2], reply[3]))
-        return None
+        worker.stop(timeout=0)
+        self._discard(worker)
 
-    def _lost(self, worker: _Worker, failures: list[JobFailure]) -> GameJob | None:
-        """A busy worker died without answering: its game's continuation, if any."""
-        task = worker.task
-        assert task is not None
+    def _lost(self, worker: _Worker, state: _RunState) -> None:
+        """A busy worker died: settle what it sent, continue the game it was playing, if
+        any, and hand its batch's other unfinished games out again."""
+        self._take_replies(worker, state)
+        if worker.task is None:  # it finished its batch before it died
+            self._discard(worker)
+            return
         worker.process.join(5.0)
         code = worker.process.exitcode
         if code is not None and code < 0:
@@ -395,28 +511,25 @@ class LocalExecutor(Executor):
                 pass
         else:
             kind, how = FAULT_EXIT, f"exit code {code}"
-        return self._continue(worker, kind, f"worker process died ({how})", failures)
+        self._continue(worker, kind, f"worker process died ({how})", state)
 
-    def _kill(self, worker: _Worker, reported: bool,
-              failures: list[JobFailure]) -> GameOutcome | GameJob | None:
-        """Kill the worker of a hung game: its outcome if it had just finished, else
-        its continuation, if any."""
+    def _kill(self, worker: _Worker, reported: bool, state: _RunState) -> None:
+        """Kill the worker of a hung game: settle what it sent (the game may have finished
+        in the instant before the kill), continue the hung game, if any, and hand the
+        batch's other unfinished games out again."""
         task = worker.task
         assert task is not None
         stalled = time.monotonic() - (max(worker.beat[STAMP], task.dispatched) if reported
                                       else task.dispatched)
         worker.kill()
-        # The game may have finished in the instant before the kill.
         try:
-            if worker.conn.poll(0):
-                reply = worker.conn.recv()
-                if reply[0] == "ok" and reply[1] == task.serial:
-                    worker.task = None
-                    self._discard(worker)
-                    return reply[2]
+            self._take_replies(worker, state)
         except (EOFError, OSError, pickle.UnpicklingError):
             pass
-        job = task.job
+        if worker.task is None:
+            self._discard(worker)
+            return
+        job = task.jobs[task.unfinished()[0]]
         if reported:
             message = (f"no progress for {stalled:.1f} s (hard limit {job.hard_limit:g} s "
                        f"+ grace {self.grace:g} s): worker killed")
@@ -424,33 +537,50 @@ class LocalExecutor(Executor):
             message = (f"no move {stalled:.1f} s after the game was handed out (hard limit "
                        f"{job.hard_limit:g} s + grace {self.grace:g} s + start-up "
                        f"{self.startup_timeout:g} s): worker killed")
-        return self._continue(worker, FAULT_KILL, message, failures)
+        self._continue(worker, FAULT_KILL, message, state)
 
-    def _continue(self, worker: _Worker, kind: str, message: str,
-                  failures: list[JobFailure]) -> GameJob | None:
-        """The continuation of the game of a worker that is gone, or None after
-        recording a failure when no agent can be blamed."""
+    def _continue(self, worker: _Worker, kind: str, message: str, state: _RunState) -> None:
+        """Settle the batch of a worker that is gone: the game it was playing continues
+        (or fails when no agent can be blamed), its other unfinished games are handed
+        out again as they were (a game depends only on its seed and lineup)."""
         task = worker.task
         assert task is not None
-        job = task.job
-        last = read_snapshot(worker.beat, worker.buf, worker.fbuf, task.serial, len(job.labels))
+        serial = int(worker.beat[SERIAL])
+        index = task.index(serial)
+        unfinished = task.unfinished()
+        if index is None or index not in unfinished:  # died before its first game began
+            index, serial = unfinished[0], task.first + unfinished[0]
+        job = task.jobs[index]
+        last = read_snapshot(worker.beat, worker.buf, worker.fbuf, serial, len(job.labels))
         worker.task = None
         self._discard(worker)
+        for other in reversed(unfinished):
+            if other != index:
+                state.pending.appendleft(task.jobs[other])
+        state.first_started.setdefault(job.key, task.started)
         follow = continuation(job, last, kind, message)
         where = (f"seat {last.seat}, ply {last.ply}" if last.seat >= 0 else "no progress report")
         if follow is None:
-            record_failure(failures, JobFailure(
+            record_failure(state.failures, JobFailure(
                 job.key, f"{message} while playing the game, and no agent can be blamed",
                 f"last progress report: {where}"
                 + ("" if last.complete else " (incomplete: moves or faults were not recorded)")))
-            return None
+            state.settle(None)
+            return
         log.warning("game %s: %s at %s (%s); playing on in a fresh worker", job.key, message,
                     where, kind)
-        return follow
+        state.settle(follow)
 
     def run(self, jobs: Sequence[GameJob], fn: GameFn, *,
             progress: bool | None = None) -> Iterator[GameOutcome]:
         """See :meth:`Executor.run`. Starts workers on first use."""
+        for outcomes in self.run_batches(jobs, fn, progress=progress):
+            yield from outcomes
+
+    def run_batches(self, jobs: Sequence[GameJob], fn: GameFn, *,
+                    progress: bool | None = None) -> Iterator[list[GameOutcome]]:
+        """See :meth:`Executor.run_batches`: the outcomes received in one pass of the
+        loop, together. Starts workers on first use."""
         if self._closed:
             raise ForumlabError("this executor is closed")
         jobs = list(jobs)
@@ -462,7 +592,7 @@ class LocalExecutor(Executor):
             raise ForumlabError(f"the game function cannot be sent to worker processes "
                                 f"({exception_line(exc)}); pass a top-level function") from exc
         self._preload(fn)
-        state = _RunState(fn_bytes, deque(jobs), self._bar(len(jobs), progress))
+        state = _RunState(fn_bytes, deque(jobs), self._bar(len(jobs), progress), self.workers)
         finished = False
         try:
             while True:
@@ -471,8 +601,9 @@ class LocalExecutor(Executor):
                 # outcomes, so that workers play while the caller stores them.
                 self._fill_pool(state)
                 self._dispatch(state)
-                yield from self._hand_over_outcomes(state)
                 busy = [w for w in self._pool if w.task is not None]
+                if state.outcomes and (not busy or state.held_long_enough()):
+                    yield self._hand_over_outcomes(state)
                 if not busy:
                     if state.pending:
                         continue  # every idle worker had died: start new ones
@@ -499,7 +630,7 @@ class LocalExecutor(Executor):
             self._spawn()
 
     def _dispatch(self, state: _RunState) -> None:
-        """Hand pending jobs to idle workers, discarding idle workers found dead."""
+        """Hand batches of pending jobs to idle workers, discarding idle workers found dead."""
         for worker in list(self._pool):
             if not state.pending:
                 break
@@ -509,15 +640,15 @@ class LocalExecutor(Executor):
                 state.idle_deaths += 1
                 self._discard(worker)
                 continue
-            job = state.pending.popleft()
-            self._serial += 1
-            worker.task = _Task(self._serial, job, time.monotonic(), time.time())
-            state.first_started.setdefault(job.key, worker.task.started)
+            batch = state.next_batch()
+            first = self._serial + 1
+            self._serial += len(batch)
+            worker.task = _Task(first, batch, time.monotonic(), time.time())
             try:
-                worker.conn.send((self._serial, state.fn_bytes, job))
+                worker.conn.send((first, state.fn_bytes, batch))
             except (OSError, ValueError):
                 worker.task = None
-                state.pending.appendleft(job)
+                state.pending.extendleft(reversed(batch))
                 state.idle_deaths += 1
                 self._discard(worker)
         if state.idle_deaths > 2 * self.workers + 2:
@@ -525,18 +656,19 @@ class LocalExecutor(Executor):
                                 "see the log")
 
     @staticmethod
-    def _hand_over_outcomes(state: _RunState) -> Iterator[GameOutcome]:
-        """Yield the outcomes received so far, each with the time its game first started."""
-        for outcome in state.outcomes:
-            # A continued game started when its first worker got it.
-            outcome.started = state.first_started.pop(outcome.key, outcome.started)
-            yield outcome
-        state.outcomes = []
+    def _hand_over_outcomes(state: _RunState) -> list[GameOutcome]:
+        """The outcomes received so far, each with the time its game first started."""
+        outcomes, state.outcomes = state.outcomes, []
+        if state.first_started:
+            for outcome in outcomes:
+                # A continued game started when its first worker got it.
+                outcome.started = state.first_started.pop(outcome.key, outcome.started)
+        return outcomes
 
     def _collect_replies(self, busy: list[_Worker], state: _RunState) -> set[int]:
         """Wait for a reply, a death, or the next watchdog deadline of the busy workers;
-        settle every game that ended. Returns the ids of the workers settled."""
-        wake = min(self._deadline(w)[0] for w in busy)
+        settle every game that ended. Returns the ids of the workers heard from."""
+        wake = min([self._deadline(w)[0] for w in busy] + [state.hand_over_at()])
         timeout = min(max(wake - time.monotonic(), 0.0), 1.0)
         waitables: dict[Any, _Worker] = {}
         for w in busy:
@@ -549,11 +681,9 @@ class LocalExecutor(Executor):
             if id(worker) in answered or worker.task is None:
                 continue
             answered.add(id(worker))
-            if worker.conn.poll(0):
-                result = self._receive(worker, state.failures)
-            else:
-                result = self._lost(worker, state.failures)
-            state.settle(result)
+            open_pipe = self._take_replies(worker, state)
+            if worker.task is not None and (not open_pipe or not worker.process.is_alive()):
+                self._lost(worker, state)
         return answered
 
     def _kill_overdue(self, busy: list[_Worker], answered: set[int], state: _RunState) -> None:
@@ -564,7 +694,7 @@ class LocalExecutor(Executor):
                 continue
             deadline, reported = self._deadline(worker)
             if now > deadline:
-                state.settle(self._kill(worker, reported, state.failures))
+                self._kill(worker, reported, state)
 
     def _stop_games_in_flight(self) -> None:
         """Stop (and drop) every worker that is playing a game."""

@@ -1,0 +1,105 @@
+"""Tournament games of random agents played by one compiled loop (the runner's fast path).
+
+A seat whose agent is the built-in ``random`` agent moves by its engine's ``random_move``
+drawn from the agent's own stream, on the seat's view of the position (a copy with
+everything hidden from the seat resampled from the game's view stream). When every seat
+of a game is such an agent, :func:`play_random_game` plays the whole game in one numba
+call, the same draws in the same order as the runner's per-ply Python loop
+(:func:`forumlab.arena.runner.run_job`), so the game, its moves and its result are the same;
+only the Python work per ply (a view object, an ``act`` call, the fault policy's checks)
+is gone. A random game of Forum Romanum then costs microseconds instead of milliseconds.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.dispatch import apply_move, current_player, determinize, is_terminal, random_move
+from ..core.rng import next_u64
+from ..search.arrays import copy_into
+
+# Games whose notation is a function of the move code alone (their ``format_move`` does
+# not read the position), so that a game's moves are formatted once per distinct code.
+# A game may declare it itself with a ``format_move_reads_position = False`` attribute;
+# this table covers the engines that do not (yet). tests/arena/test_batching_notation.py
+# checks the claim for every game listed.
+NOTATION_FROM_CODE_ALONE = frozenset({"forum-romanum", "forma", "forum-trajanum"})
+
+
+# Per game configuration (while the game's notation reads the code alone): move code -> text.
+_memos: dict[tuple[str, str], dict[int, str]] = {}
+
+
+def notation_reads_position(game) -> bool:
+    """Whether ``game.format_move`` may need the position (then no memo is used)."""
+    declared = getattr(game, "format_move_reads_position", None)
+    if declared is not None:
+        return bool(declared)
+    return game.name not in NOTATION_FROM_CODE_ALONE
+
+
+@njit(cache=True)
+def random_seats_kernel(tag, state, view_rng, seat_rngs, hidden, moves, before, counts):
+    """Play random seats from ``state`` (changed in place) until the game ends or
+    ``moves`` is full; return the plies played.
+
+    Per ply, as the runner does: the seat to move gets a copy of the position
+    determinized from its seat with ``view_rng`` (one more draw from it in a
+    hidden-information game, ``hidden``, where the view's seed is drawn), and its move
+    is ``random_move`` on that view with the seat's stream ``seat_rngs[seat]``.
+    ``before[i]`` receives the position before move ``i`` (for its notation) and
+    ``counts[seat]`` counts the seat's moves. Called
+    again with the same arrays it continues the same game.
+    """
+    view = state.copy()
+    n = 0
+    while n < moves.shape[0] and not is_terminal(tag, state):
+        seat = current_player(tag, state)
+        copy_into(view, state)
+        determinize(tag, view, seat, view_rng)
+        if hidden:
+            next_u64(view_rng)
+        move = random_move(tag, view, seat_rngs[seat])
+        copy_into(before[n], state)
+        apply_move(tag, state, move)
+        moves[n] = move
+        counts[seat] += 1
+        n += 1
+    return n
+
+
+def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: np.ndarray,
+                     counts: np.ndarray, chunk: int = 512) -> list[str]:
+    """Play a game whose seats are all random agents to its end; its moves in notation.
+
+    Args:
+        game: the configured game (its kernels' tag selects the compiled kernels).
+        array: the starting position, played on in place.
+        view_rng: the game's view stream (``make_rng(derive_seed(seed, "views"))``).
+        seat_rngs: one row per seat, each the seat's agent stream (``make_rng(agent seed)``).
+        counts: per seat, int64, zeros: receives each seat's number of moves.
+        chunk: plies played per compiled call (the buffers' length).
+
+    Returns:
+        The moves played, as ``game.format_move`` writes them.
+    """
+    tag = game.kernels.tag
+    hidden = not game.perfect_information
+    moves = np.empty(chunk, dtype=np.int64)
+    before = np.empty((chunk, array.shape[0]), dtype=np.int64)
+    texts: list[str] = []
+    # A game whose notation does not read the position formats each move code once.
+    memo = None
+    if not notation_reads_position(game):
+        memo = _memos.setdefault((game.name, repr(sorted(game.config.items()))), {})
+    while True:
+        n = random_seats_kernel(tag, array, view_rng, seat_rngs, hidden, moves, before, counts)
+        codes = moves[:n].tolist()
+        if memo is None:
+            texts.extend(game.format_move(before[i], code) for i, code in enumerate(codes))
+        else:
+            for code in set(codes).difference(memo):
+                memo[code] = game.format_move(before[codes.index(code)], code)
+            texts.extend(map(memo.__getitem__, codes))
+        if n < chunk:
+            return texts
