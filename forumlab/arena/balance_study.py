@@ -167,15 +167,36 @@ def planned_jobs(study: dict[str, Any]) -> list[tuple[str, Any]]:
     return jobs
 
 
+# Forma reports its score's parts as counts (docs/games/forma.md: score = squares + 10 x
+# (enclosures + stones) + 50 x tower + 50 x bridges); the points per part are its sources.
+_FORMA_PARTS = ("squares", "enclosures", "stones")
+
+
+def _reports_sources(result: dict) -> bool:
+    return "vp_by_source" in result or all(k in result for k in _FORMA_PARTS)
+
+
+def sources_of(result: dict) -> list | None:
+    """Points per scoring source and seat of a finished game's result, or None."""
+    if "vp_by_source" in result:
+        return result["vp_by_source"]
+    if not all(k in result for k in (*_FORMA_PARTS, "bridges_ns", "bridges_ew")):
+        return None
+    return [{"squares": result["squares"][p], "enclosures": 10 * result["enclosures"][p],
+             "stones": 10 * result["stones"][p], "tower": 50 * int(result.get("tower") == p),
+             "bridges": 50 * (result["bridges_ns"][p] + result["bridges_ew"][p])}
+            for p in range(len(result["squares"]))]
+
+
 def game_sources(game, outcome) -> list | None:
     """Points per scoring source and seat of a finished game, replayed from its moves;
     None when the game does not report them."""
     state = game.new_state(outcome.seed)
-    if "vp_by_source" not in state.result():
+    if not _reports_sources(state.result()):
         return None
     for move in outcome.moves:
         state.play(move)
-    return state.result()["vp_by_source"]
+    return sources_of(state.result())
 
 
 def variant_games(name: str, options: dict, rows: list[tuple[str, Any, list | None]]) -> VariantGames:

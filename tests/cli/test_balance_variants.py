@@ -183,3 +183,15 @@ def test_one_game_per_variant_gives_json_without_undefined_numbers():
     assert report["variants"][0]["seats"][0]["interval"] is None
     assert report["differences"][0]["pairing"]["seat_variance_vs_independent"] is None
     assert "pairing, short - base" in run("balance", *FAST, *VARIANTS, "--games", "1").stdout
+
+
+def test_forma_reports_its_score_parts_as_sources():
+    result = run("balance", "forma", "-p", "2", "--agent", "random", "-q", "--workers", "1",
+                 "--variant", "base=", "--variant", "bare=obstacles=none", "--games", "2", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    for v in report["variants"]:
+        assert set(v["sources"]) == {"squares", "enclosures", "stones", "tower", "bridges"}
+        # The parts add up to the score.
+        mean_score = sum(s["mean_score"] for s in v["seats"]) / 2
+        assert sum(s["per_seat"]["mean"] for s in v["sources"].values()) == pytest.approx(mean_score)
