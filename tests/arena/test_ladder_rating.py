@@ -236,6 +236,19 @@ def test_a_bot_program_is_rated_through_the_protocol():
                          "--members", "random,greedy", "--games", 1, "-q", "-w", 1).output
 
 
+def test_a_kept_gauntlet_is_continued_and_extended(tmp_path):
+    from forumlab.arena.store import ResultStore
+
+    db = tmp_path / "rate.db"
+    first = rate_json("greedy", "--members", "random,greedy", "--games", 1, "--db", db)
+    again = rate_json("greedy", "--members", "random,greedy", "--games", 1, "--db", db)
+    assert again["elo"] == first["elo"] and again["games"] == 6  # nothing played twice
+    more = rate_json("greedy", "--members", "random,greedy", "--games", 2, "--db", db)
+    assert more["games"] == 12
+    with ResultStore.open(db, readonly=True) as store:
+        assert len(store) == 12 and store.definition["format"] == "gauntlet"
+
+
 @pytest.mark.slow
 def test_a_sequential_test_on_the_fixed_scale_stops_the_gauntlet():
     report = rate_json("random", "--members", "random,greedy", "--games", 20,
