@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from ..core.errors import ConfigError
 from .definition import PoolEntry, TournamentDefinition
 from .ladder import ANCHOR, ANCHOR_ELO, FORMAT, frozen_spec, member_settings
 from .plackett_luce import ELO_PER_NAT
@@ -56,6 +57,10 @@ def ladder_json(outcomes: list, definition: TournamentDefinition, calibration: d
     from .ratings import move_times, rate, rated_games
 
     r = rate(rated_games(outcomes), anchor=ANCHOR)
+    if ANCHOR in r.separation.position:
+        # Every member's Elo is a distance to the anchor: the games must place it.
+        raise ConfigError(f"the games do not place {ANCHOR} among the other members (it is "
+                          f"{r.separation.position[ANCHOR]} them); play more rotation groups (--groups)")
     fit = r.fit
     names = [entry.label for entry in definition.agents]
     ix = [fit.agents.index(name) for name in names]
