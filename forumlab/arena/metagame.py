@@ -101,8 +101,8 @@ def pairwise_superiority(game: EmpiricalGame) -> np.ndarray:
 
 def _superiority_of_pair(wins: np.ndarray, meetings: np.ndarray) -> float:
     """LOS of one pair from its per-group counts (the groups in which the pair met), with
-    two pseudo-groups of the mean size added: one half won, one half lost (see the module
-    docstring)."""
+    two pseudo-groups of the mean size added, each half won and with the spread of
+    independent even meetings (see the module docstring)."""
     size = float(meetings.mean())
     total = float(meetings.sum()) + 2.0 * size
     share = (float(wins.sum()) + size) / total
