@@ -42,10 +42,11 @@ def plan(d: TournamentDefinition) -> list[GameJob]:
     """Every game of the tournament, in a stable order with stable keys and seeds."""
     jobs = []
     for li, lineup in enumerate(lineups(d)):
+        orders = seat_orders(lineup, d.rotations)  # the same for every group of the lineup
         for g in range(d.games_per_lineup):
             group = f"L{li:04d}-G{g:03d}"
             game_seed = derive_seed(d.seed, "game", li, g)
-            for r, seats in enumerate(seat_orders(lineup, d.rotations)):
+            for r, seats in enumerate(orders):
                 key = f"{group}-R{r:02d}"
                 # In a balanced group an agent's seed belongs to its seat, shared by every
                 # seating of the group (common random numbers): when a relabelling in the

@@ -136,6 +136,14 @@ class DaskExecutor(Executor):
     def run(self, jobs: Sequence[GameJob], fn: GameFn, *,
             progress: bool | None = None) -> Iterator[GameOutcome]:
         """See :meth:`Executor.run`."""
+        for outcomes in self.run_batches(jobs, fn, progress=progress):
+            yield from outcomes
+
+    def run_batches(self, jobs: Sequence[GameJob], fn: GameFn, *,
+                    progress: bool | None = None) -> Iterator[list[GameOutcome]]:
+        """See :meth:`Executor.run_batches`: the games found finished at one poll of the
+        cluster, together (one game per task: a Dask task costs milliseconds, far more
+        than a game of random agents, so cheap studies run faster locally)."""
         jobs = list(jobs)
         if not jobs:
             return
@@ -168,8 +176,8 @@ class DaskExecutor(Executor):
                     if outcome is not None:
                         outcomes.append(outcome)
                 note_counts(bar, 0, len(failures))
-                for outcome in outcomes:
-                    yield outcome
+                if outcomes:
+                    yield outcomes
                 if not batch and open_games:
                     time.sleep(0.02)
             finished = True
