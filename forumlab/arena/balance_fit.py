@@ -87,18 +87,29 @@ def _candidates(players: int, max_tie: int) -> tuple[tuple[int, ...], np.ndarray
     return masks, feat
 
 
+@functools.lru_cache(maxsize=65536)
+def _pattern_stages(ranks: tuple[int, ...], players: int,
+                    max_tie: int) -> tuple[tuple[tuple[bool, ...], int], ...]:
+    """The real choices of one finishing pattern: (allowed candidates, chosen candidate) each
+    (cached: simulated studies meet the same patterns over and over)."""
+    masks, _ = _candidates(players, max_tie)
+    out = []
+    remaining = (1 << players) - 1
+    for mask in _stage_masks(ranks):
+        if remaining & (remaining - 1):  # a single entry left is no choice
+            out.append((tuple((m & ~remaining) == 0 for m in masks), masks.index(mask)))
+        remaining &= ~mask
+    return tuple(out)
+
+
 def _stages(patterns: list[tuple[int, ...]], players: int, max_tie: int):
     """Every real choice of every pattern: (pattern index, allowed candidates, chosen)."""
-    masks, _ = _candidates(players, max_tie)
     owner, allowed, chosen = [], [], []
     for p, ranks in enumerate(patterns):
-        remaining = (1 << players) - 1
-        for mask in _stage_masks(ranks):
-            if remaining & (remaining - 1):  # a single entry left is no choice
-                owner.append(p)
-                allowed.append([(m & ~remaining) == 0 for m in masks])
-                chosen.append(masks.index(mask))
-            remaining &= ~mask
+        for row, pick in _pattern_stages(ranks, players, max_tie):
+            owner.append(p)
+            allowed.append(row)
+            chosen.append(pick)
     return np.array(owner, dtype=np.int64), np.array(allowed, dtype=bool), np.array(chosen, dtype=np.int64)
 
 
@@ -117,6 +128,7 @@ class _Patterns:
         self.max_tie = max(max(bin(m).count("1") for m in _stage_masks(r)) for r in patterns)
         self.max_tie = min(self.max_tie, self.players)
         _, self.feat = _candidates(self.players, self.max_tie)
+        self.feat_outer = (self.feat[:, :, None] * self.feat[:, None, :]).reshape(len(self.feat), -1)
         self.owner, self.allowed, self.chosen = _stages(patterns, self.players, self.max_tie)
         self.counts = counts.astype(float)
         self.n_patterns = len(patterns)
@@ -132,14 +144,16 @@ class _Patterns:
         stage_ll = util[np.arange(len(self.chosen)), self.chosen] - log_z
         mean_feat = prob @ self.feat
         stage_score = self.feat[self.chosen] - mean_feat
-        second = np.einsum("sk,ki,kj->sij", prob, self.feat, self.feat)
-        stage_hess = second - mean_feat[:, :, None] * mean_feat[:, None, :]
         ll = np.zeros(self.n_patterns)
         np.add.at(ll, self.owner, stage_ll)
         score = np.zeros((self.n_patterns, len(params)))
         np.add.at(score, self.owner, stage_score)
+        # Each stage's information is its candidates' feature covariance; summed over stages
+        # (weighted by how many games show them) without forming one matrix per stage.
         w = self.counts[self.owner]
-        neg_hess = np.einsum("s,sij->ij", w, stage_hess)
+        size = len(params)
+        second = ((w @ prob) @ self.feat_outer).reshape(size, size)
+        neg_hess = second - (w[:, None] * mean_feat).T @ mean_feat
         return ll, score, neg_hess
 
 
