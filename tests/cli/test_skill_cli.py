@@ -1,6 +1,7 @@
 """``forumlab skill``: a tiny battery end to end (deterministic), continued from its files, and bad input."""
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from forumlab.cli import main
@@ -14,6 +15,7 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
+@pytest.mark.slow  # three batteries of 12 games, about 10 s
 def test_a_tiny_battery_text_json_and_continued(tmp_path):
     out = run("skill", "forum-romanum", "-p", "3", *TINY, "--out", tmp_path / "b")
     assert out.exit_code == 0, out.output
