@@ -46,7 +46,7 @@ game ends at once and the bridges are scored.
 import numpy as np
 from numba import njit
 
-from ...core.bits import lowest_bit_index, popcount
+from ...core.bits import lowest_bit_index, popcount, select_bit
 from ...core.rng import rand_below
 from .data import (
     ORIENT_BITS,
@@ -310,9 +310,7 @@ def random_move(s, rng):
                 f = fit_row(free, row, o)
                 c = popcount(f)
                 if k < c:
-                    for _ in range(k):
-                        f &= f - 1
-                    return ((sh << ORIENT_BITS) + j) * SQUARES + row * SIZE + lowest_bit_index(f)
+                    return ((sh << ORIENT_BITS) + j) * SQUARES + row * SIZE + select_bit(f, k)
                 k -= c
     return PASS  # unreachable: MOVER_CAN_PLACE guarantees a fit
 
