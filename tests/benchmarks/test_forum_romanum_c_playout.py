@@ -64,3 +64,36 @@ def test_c_benchmark_mode_reports_its_counts():
 def test_c_program_rejects_bad_arguments_with_exit_2():
     done = subprocess.run([str(_program(False)), "trace", "7", "100", "1", "1"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_vs_c_benchmark_reports_a_ratio_per_round():
+    from click.testing import CliRunner
+
+    from benchmarks import playouts
+
+    run = CliRunner().invoke(playouts.main, ["--vs-c", "--rounds", "2", "--seconds", "0.02", "--players", "3"])
+    assert run.exit_code == 0, run.output
+    report = json.loads(run.output)
+    if "skipped" in report:  # no compiler: the report says why instead
+        assert report["skipped"]
+        return
+    (result,) = report["results"]
+    assert result["players"] == 3 and len(result["round_ratios"]) == 2
+    assert result["ratio_numba_over_c"]["min"] <= result["ratio_numba_over_c"]["median"] > 0
+
+
+def test_vs_c_benchmark_refuses_a_game_without_a_c_playout():
+    from click.testing import CliRunner
+
+    from benchmarks import playouts
+
+    run = CliRunner().invoke(playouts.main, ["--vs-c", "--game", "forma"])
+    assert run.exit_code == 2 and "only forum-romanum" in run.output
+
+
+def test_without_a_compiler_the_benchmark_says_why_it_skipped(monkeypatch):
+    from benchmarks import playouts
+
+    monkeypatch.setenv("CC", "no-such-c-compiler")
+    report = playouts.vs_c([3], {}, 0.01, 1, 1)
+    assert report["skipped"].startswith("no C compiler") and "results" not in report
