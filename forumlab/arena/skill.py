@@ -144,7 +144,7 @@ def skill_report(outcomes: list, levels: list[Level]) -> dict:
     for step, lo, hi in zip(steps[2:], levels[2:], levels[3:]):
         doublings = math.log2(hi.budget / lo.budget)
         trace.append({**step, "per_doubling": step["elo"] / doublings,
-                        "per_doubling_low": step["low"] / doublings,
+                      "per_doubling_low": step["low"] / doublings,
                       "per_doubling_high": step["high"] / doublings})
     pays_up_to = None
     for t, hi in zip(trace, levels[3:]):
