@@ -1,9 +1,11 @@
-"""False alarms of a seat-balance study, by simulation of games in which every seat is equal.
+"""False alarms of per-seat intervals read one by one, by simulation of games in which every
+seat is equal: why the balance lab corrects its intervals (benchmarks/balance_calibration.py
+measures the lab itself, corrected, with variants).
 
-Each simulated study is what ``forumlab balance`` measures: ``games`` self-play games of one
-agent, here with every finishing order equally likely (a fair game, no ties), rated with
-:func:`forumlab.arena.ratings.rate` as :func:`forumlab.arena.balance.balance_report` does.
-A study raises an alarm when what it prints shows some seat as different although none is:
+Each simulated study is ``games`` self-play games of one agent, here with every finishing
+order equally likely (a fair game, no ties), rated with :func:`forumlab.arena.ratings.rate`
+(each seat's Elo against seat 0, the ``seats[].elo_vs_seat0`` of ``forumlab balance --json``).
+A study raises an alarm when its per-seat figures show some seat as different although none is:
 
 - ``elo``: some seat's 95% interval of its Elo against seat 0 excludes 0;
 - ``elo_bonferroni``: the same with each interval widened to a (1 - 0.05/(players - 1))
