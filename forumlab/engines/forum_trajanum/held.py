@@ -24,7 +24,7 @@ board and its left neighbour's (in a determinization those hidden tiles are samp
 so the mean is the seat's expectation). Which tiles a seat holds and which of them is
 still to be chosen is read from the state and the pending-work stack.
 
-With weights on the heuristic's terms (``w``, :mod:`.terms`; None: all 1) a tile is
+With weights on the heuristic's terms (``w``: :func:`held_weights`; None: all 1) a tile is
 worth what using it adds to the weighted leaf value: a resource, its envoy and the
 tribunes by the ``resources`` and ``envoys`` weights, a citizen by ``citizens``, an
 upgrade by ``prestige`` and (with an envoy group) ``area``; so a seat weighing citizens
@@ -59,8 +59,12 @@ from .moves import I_CIT, I_DRAFT, I_TILE, I_TURN, I_USE, cit_rows, item_a, item
 from .scoring import on_forum, seat_base, upgraded_position
 from .terms import TERM_NAMES
 
-_W_RESOURCES, _W_ENVOYS, _W_CITIZENS, _W_PRESTIGE, _W_AREA = (
-    TERM_NAMES.index(name) for name in ("resources", "envoys", "citizens", "prestige", "area"))
+# The terms a held tile's worth reads, and their places in the tuple held_weights builds
+# (a tuple of floats is passed by value: handing the weight array down the calls below
+# reference-counted it at each one, which cost the heuristic a fifth of its time).
+_HELD_TERMS = ("resources", "envoys", "citizens", "prestige", "area")
+_T_RESOURCES, _T_ENVOYS, _T_CITIZENS, _T_PRESTIGE, _T_AREA = (TERM_NAMES.index(n) for n in _HELD_TERMS)
+_W_RESOURCES, _W_ENVOYS, _W_CITIZENS, _W_PRESTIGE, _W_AREA = range(len(_HELD_TERMS))
 
 # The leaf value's weights (heuristic._value reads them from here, so both stay in step)
 RESOURCE_WORTH = 0.5  # one resource
@@ -70,8 +74,16 @@ PRESTIGE_WORTH = 0.3  # one prestige step, per scoring left (besides the area po
 BOTH_TILES_COST = 2 * RESOURCE_WORTH  # the two tribunes of ``use kr``
 
 
+@njit(cache=True, inline="always")
+def held_weights(w):
+    """The weights of the terms a held tile feeds, from the heuristic's weight array ``w``
+    (:mod:`.terms` order), as the tuple the functions below take."""
+    return (w[_T_RESOURCES], w[_T_ENVOYS], w[_T_CITIZENS], w[_T_PRESTIGE], w[_T_AREA])
+
+
 def weight(w, k):
-    """The weight of term k: ``w[k]``, or 1.0 when ``w`` is None (numba: decided by type)."""
+    """Weight k of :func:`held_weights`' tuple ``w``, or 1.0 when ``w`` is None (numba:
+    decided by type)."""
     return 1.0 if w is None else w[k]
 
 
@@ -82,7 +94,9 @@ def _weight_typed(w, k):
     return lambda w, k: w[k]
 
 
-@njit(cache=True)
+# tile_worth, use_worth and pair_worth are inlined: as calls, each passing the weight
+# array (reference counted), they cost the heuristic half its time again
+@njit(cache=True, inline="always")
 def tile_worth(s, p, t, scorings_left, grouped, w=None):
     """What using a tile of type ``t`` adds to seat p's leaf value (``grouped``: the
     seat has at least one envoy on the Forum, so prestige counts at its area scoring;
@@ -100,7 +114,7 @@ def tile_worth(s, p, t, scorings_left, grouped, w=None):
     return weight(w, _W_RESOURCES) * RESOURCE_WORTH
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_worth(s, p, tw, scorings_left, grouped, w=None):
     """What using the tile of tile word ``tw`` adds to seat p's leaf value beyond what
     holding it does: an own citizen placed in a row no longer goes to the ship, so its
@@ -112,7 +126,7 @@ def use_worth(s, p, tw, scorings_left, grouped, w=None):
     return worth
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_worth(first, second, tribunes, w=None):
     """A still-to-be-chosen pair: the better tile, plus the other one less the two
     tribunes of ``use kr`` when that gains and the seat has them (``w``: the term
