@@ -68,6 +68,19 @@ def random_seats_kernel(tag, state, view_rng, seat_rngs, hidden, moves, before, 
     return n
 
 
+# Buffers reused from game to game (a fresh quarter megabyte per game cost more in page
+# faults than the game itself): (plies, state length) -> (moves, positions before them).
+_buffer_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _buffers(chunk: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    buffers = _buffer_cache.get((chunk, size))
+    if buffers is None:
+        buffers = _buffer_cache[(chunk, size)] = (np.empty(chunk, dtype=np.int64),
+                                                  np.empty((chunk, size), dtype=np.int64))
+    return buffers
+
+
 def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: np.ndarray,
                      counts: np.ndarray, chunk: int = 512) -> list[str]:
     """Play a game whose seats are all random agents to its end; its moves in notation.
@@ -85,8 +98,7 @@ def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: n
     """
     tag = game.kernels.tag
     hidden = not game.perfect_information
-    moves = np.empty(chunk, dtype=np.int64)
-    before = np.empty((chunk, array.shape[0]), dtype=np.int64)
+    moves, before = _buffers(chunk, array.shape[0])
     texts: list[str] = []
     # A game whose notation does not read the position formats each move code once.
     memo = None

@@ -237,15 +237,27 @@ def _random_seat_seeds(job: GameJob) -> list[int] | None:
         return None
     seeds = []
     for spec, seed in zip(job.specs, job.agent_seeds):
-        try:
-            name, params = parse_spec(spec)
-            seed = check_seed(params.pop("seed", seed))
-            if params or _agent_class(name) is not RandomAgent:
-                return None
-        except AgentSpecError:
-            return None  # the per-ply path records the seat's fault
-        seeds.append(seed)
+        plain = _plain_random.get(spec)
+        if plain is None:
+            plain = _plain_random[spec] = _is_plain_random(spec)
+        if plain is False:
+            return None  # (a bad spec: the per-ply path records the seat's fault)
+        seeds.append(seed if plain is True else plain)
     return seeds
+
+
+# spec -> True (the random agent, unchanged), its own seed (the same with a seed= of its
+# own), or False (anything else)
+_plain_random: dict[str, bool | int] = {}
+
+
+def _is_plain_random(spec: str) -> bool | int:
+    try:
+        name, params = parse_spec(spec)
+        own = check_seed(params.pop("seed")) if "seed" in params else True
+        return own if not params and _agent_class(name) is RandomAgent else False
+    except AgentSpecError:
+        return False
 
 
 def _game_of(job: GameJob) -> Game:

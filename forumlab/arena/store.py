@@ -774,13 +774,19 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
-# One encoder for every value: json.dumps with options builds a new one per call, which
-# cost more than encoding a game's moves.
-_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False, default=_plain).encode
+# One encoder for every value, made once: json.dumps builds one per call, which costs
+# more than encoding a small list, and a game row holds eight of them. No check for
+# circular references (``markers`` None): outcomes hold plain lists and numbers.
+try:
+    from json.encoder import c_make_encoder, encode_basestring_ascii
+
+    _chunks = c_make_encoder(None, _plain, encode_basestring_ascii, None, ":", ",", False, False, False)
+except (ImportError, TypeError):  # no C accelerator: the pure-Python encoder
+    _chunks = json.JSONEncoder(separators=(",", ":"), allow_nan=False, default=_plain).iterencode
 
 
 def _dumps(value: Any) -> str:
-    return _encode(value)
+    return "".join(_chunks(value, 0))
 
 
 def _outcome_row(o: GameOutcome) -> dict[str, Any]:
