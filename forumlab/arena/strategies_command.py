@@ -142,10 +142,8 @@ def strategies(game, players, level, archetype_names, strategy_texts, games, opt
         _interrupted(db)
     report = strategies_report(db, bootstrap, seed)
     report["level"] = level
-    if as_json:
-        click.echo(json.dumps(report, indent=1))
-    else:
-        click.echo(report.pop("text"))
+    text = report.pop("text")
+    click.echo(json.dumps(report, indent=1) if as_json else text)
 
 
 def strategies_report(db: str, bootstrap: int, seed: int) -> dict:

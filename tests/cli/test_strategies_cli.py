@@ -35,6 +35,7 @@ def test_a_round_robin_is_played_continued_and_read_as_a_meta_game(tmp_path):
         assert len(store) == games
     report = json.loads(again.stdout)
     assert report["games"] == games and report["level"] == "greedy"
+    assert "text" not in report  # the JSON holds the figures, not the printed table
     assert [s["label"] for s in report["strategies"]] == ["r", "g", "r2"]
     mg = report["metagame"]
     assert sum(s["nash"] for s in mg["strategies"]) == pytest.approx(1.0, abs=1e-3)  # rounded
