@@ -3,9 +3,21 @@
 The arena hands an executor a list of :class:`~forumlab.arena.jobs.GameJob` and a
 picklable top-level function ``fn(job) -> GameOutcome`` (the game runner), and
 iterates over :meth:`Executor.run`, which yields each outcome as soon as its game
-finishes, in any order. The caller commits every outcome to the store before it
-asks for the next one, so killing the whole process at any moment (even with
-SIGKILL) loses only the games in flight.
+finishes, in any order, or over :meth:`Executor.run_batches`, which yields the
+outcomes that are ready together, in lists (the local pool holds them at most
+``HOLD_SECONDS``, a quarter second). The caller commits every outcome (or list) to the
+store before it asks for the next one, so killing the whole process at any moment
+(even with SIGKILL) loses only the games in flight and, with lists, those received in
+the last quarter second.
+
+Batches
+-------
+The local pool hands a worker several games at once when their agents are cheap
+(:func:`forumlab.arena.jobs.games_per_batch`: random agents, greedy ones, small
+iteration or node budgets); every game of a batch is reported, watched and faulted on
+its own, as below, and the worker sends its finished games at least every
+``FLUSH_SECONDS``. When a worker dies, its game in play is continued and the batch's
+other unfinished games are handed out again.
 
 Three executors share the interface:
 

@@ -359,8 +359,10 @@ class LocalExecutor(Executor):
     """Games in ``workers`` local processes, with a watchdog against hung agents.
 
     Workers are started on the first :meth:`run` (no more than there are jobs)
-    and kept for later runs until :meth:`close`. Each job goes to an idle worker
-    over its own pipe, so the parent always knows which game every worker plays.
+    and kept for later runs until :meth:`close`. Each batch of jobs (one job unless
+    the games are cheap: :meth:`_RunState.next_batch`) goes to an idle worker over its
+    own pipe, and the heartbeat names the game in play, so the parent always knows which
+    game every worker plays.
     ``workers=1`` still uses one worker process, to keep the hard-limit guarantee;
     use :class:`InlineExecutor` for in-process runs. See the module docstring for
     the watchdog (``grace``, ``startup_timeout``) and error handling.
