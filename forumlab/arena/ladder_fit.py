@@ -57,6 +57,8 @@ class CandidateRating:
 
 def _fixed_parameters(design: _Design, ladder: Ladder, candidate: str) -> tuple[np.ndarray, list[int]]:
     """The parameter vector with the ladder's values, and the indices left free."""
+    if candidate not in design.agents:
+        raise RatingsError(f"the candidate {candidate!r} played no game")
     x = np.zeros(design.n_params)
     free = []
     for i, name in enumerate(design.agents):
@@ -75,8 +77,6 @@ def _fixed_parameters(design: _Design, ladder: Ladder, candidate: str) -> tuple[
             x[i] = math.log(ladder.tie[k])
         else:
             free.append(i)  # a tie size the calibration never saw: fitted with the candidate
-    if not free or free[0] != design.agents.index(candidate):
-        raise RatingsError(f"the candidate {candidate!r} played no game")
     return x, free
 
 

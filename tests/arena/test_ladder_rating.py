@@ -143,6 +143,16 @@ def test_intervals_cover_the_truth_once_the_ladders_uncertainty_is_propagated():
     assert games_only / 200 < 0.85
 
 
+def test_games_without_the_candidate_cannot_rate_it():
+    from forumlab.arena.plackett_luce import RatingsError
+
+    # A shared rank leaves the tie prevalence to fit, which once made this a ValueError.
+    games = draw_games(MEMBERS, [("random", ANCHOR, "weak")], 2, seed=1)
+    games.append(RatedGame("tied", ("random", ANCHOR, "weak"), (1, 1, 3), (0.0,) * 3))
+    with pytest.raises(RatingsError, match="played no game"):
+        rate_on_ladder(games, synthetic_ladder(MEMBERS), "candidate")
+
+
 def test_sprt_on_the_fixed_scale_is_the_fields_elo():
     ladder = synthetic_ladder({"random": 0.0, ANCHOR: 0.0})  # both members at 1000
     field, asked = field_sprt(ladder.members, "elo0=1000,elo1=1100")
