@@ -491,6 +491,8 @@ def _register_arena():
     main.add_command(__import__("forumlab.arena.dynamics_command", fromlist=["*"]).dynamics)
     main.add_command(__import__("forumlab.arena.skill_command", fromlist=["*"]).skill)
     main.add_command(__import__("forumlab.arena.rate_command", fromlist=["*"]).rate)
+    main.add_command(__import__("forumlab.tuning.command", fromlist=["*"]).tune)
+    main.add_command(__import__("forumlab.tuning.command", fromlist=["*"]).design)
 
 
 _register_arena()

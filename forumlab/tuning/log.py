@@ -1,0 +1,60 @@
+"""A tuning run's evaluations on disk, one JSON line each after a header line naming the
+run, so that a killed run continues where it stopped: the search is replayed from its
+seed, and every evaluation already in the file is read back instead of played."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ..core.errors import ConfigError
+
+
+class TuneLog:
+    """The evaluations of one tuning run (``path`` None: kept in memory only)."""
+
+    def __init__(self, path: str | None, header: dict[str, Any]):
+        self.path = path
+        self.header = header
+        self.done: dict[int, dict[str, Any]] = {}
+        self._cut = False  # the file ends inside a line (a killed write)
+        if path is None:
+            return
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            self._read(path)
+        else:
+            with open(path, "w") as f:
+                f.write(json.dumps({"tune": header}) + "\n")
+
+    def _read(self, path: str) -> None:
+        with open(path) as f:
+            text = f.read()
+        self._cut = not text.endswith("\n")
+        lines = text.split("\n")
+        try:
+            stored = json.loads(lines[0])["tune"]
+        except (ValueError, KeyError, TypeError):
+            raise ConfigError(f"{path} is not a tuning log") from None
+        if stored != self.header:
+            changed = sorted(k for k in set(stored) | set(self.header) if stored.get(k) != self.header.get(k))
+            raise ConfigError(f"{path} holds another tuning run ({', '.join(changed)} differ); "
+                              "give another --db to start a new one")
+        for line in lines[1:]:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue  # a line cut short when the run was killed: played again
+            self.done[row["index"]] = row
+
+    def get(self, index: int, point: list[int]) -> dict[str, Any] | None:
+        """The stored evaluation ``index`` if it was of ``point``."""
+        row = self.done.get(index)
+        return row if row is not None and row["point"] == point else None
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Store one evaluation (``index``, ``point``, ``value`` and what else it holds)."""
+        self.done[row["index"]] = row
+        if self.path is not None:
+            with open(self.path, "a") as f:
+                f.write(("\n" if self._cut else "") + json.dumps(row) + "\n")
+            self._cut = False
