@@ -44,8 +44,9 @@ def open_for_study(path: str, study: dict[str, Any],
 
 def play_study(store: StudyFile, study: dict[str, Any], workers: int | None, progress: bool,
                say: Callable[[str], None]) -> int:
-    """Play every game of ``study`` that ``store`` lacks, committing each (with its points
-    per scoring source) as it finishes; returns how many were played."""
+    """Play every game of ``study`` that ``store`` lacks, committing the games that finish
+    together (with their points per scoring source) in one transaction; returns how many
+    were played."""
     from ..core.registry import create_game
     from .executors import make_executor
     from .runner import run_job
@@ -63,10 +64,12 @@ def play_study(store: StudyFile, study: dict[str, Any], workers: int | None, pro
         warm_up(study["game"], row["config"], [study["agent"]], study["seed"])
     played = 0
     with make_executor(workers, None) as executor:
-        for outcome in executor.run([job for _, job in todo], run_job, progress=progress):
-            variant = variant_of[outcome.key]
-            store.record(variant, outcome, game_sources(games[variant], outcome))
-            played += 1
+        # The games that finish together are committed together (see docs/arena.md,
+        # "Cheap games in batches"): a kill loses only the games still in flight.
+        for outcomes in executor.run_batches([job for _, job in todo], run_job, progress=progress):
+            store.record_many([(variant_of[o.key], o, game_sources(games[variant_of[o.key]], o))
+                               for o in outcomes])
+            played += len(outcomes)
     return played
 
 
@@ -127,10 +130,14 @@ def load_studies(paths: Sequence[str]) -> tuple[dict[str, Any], list[VariantGame
 def results_file_variant(paths: Sequence[str]) -> tuple[dict[str, Any], list[VariantGames], list[int]]:
     """Results files of single-setup self-play (``forumlab balance --db``) as one variant."""
     from ..core.registry import create_game
+    from .cooperative import is_cooperative
     from .pool import load_results
 
     pooled = load_results(list(paths))
     definition = pooled.definition
+    if is_cooperative({"game": definition["game"], "config": dict(definition["config"])}):
+        raise ConfigError("a cooperative game has no seats to compare: its team's win rate is in "
+                          "forumlab ratings DB")
     if len({spec for o in pooled.outcomes for spec in o.specs}) != 1:
         raise ConfigError("a balance report needs self-play games (one agent in every seat); "
                           "rate a tournament with forumlab ratings")

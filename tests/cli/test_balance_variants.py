@@ -195,3 +195,11 @@ def test_forma_reports_its_score_parts_as_sources():
         # The parts add up to the score.
         mean_score = sum(s["mean_score"] for s in v["seats"]) / 2
         assert sum(s["per_seat"]["mean"] for s in v["sources"].values()) == pytest.approx(mean_score)
+
+
+def test_balance_report_of_a_cooperative_results_file_points_to_the_team_figures(tmp_path):
+    db = tmp_path / "c.db"
+    played = run("balance", "foundations-of-rome", "-p", "1", "--agent", "random", "--games", "2",
+                  "-o", "consul=standard", "-q", "--workers", "1", "--db", db)
+    assert played.exit_code == 0, played.output
+    assert "forumlab ratings" in one_line_error(run("balance", "report", db))
