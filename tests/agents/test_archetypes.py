@@ -12,10 +12,10 @@ from forumlab.agents.weights import term_names, weight_vector
 from forumlab.core.registry import create_game, get_game_class
 
 GAMES = sorted(CONFIGS)
-# Archetypes whose one-ply play is not below the threshold, as docs/strategies.md reports:
-# Forma's tower term counts only while the tower has one open side, and Forum Trajanum's
-# one-ply choices hardly depend on the weights (its agreements are 0.82-0.9).
-AT_THRESHOLD_OR_ABOVE = {"forma": {"tower"}, "forum-trajanum": {"trajan", "area", "tracks", "colonia"}}
+# Archetypes whose one-ply play is not below the threshold in the full measurement
+# (docs/strategies.md): Forma's tower term counts only while the tower has one open side,
+# and Forum Trajanum's one-ply choices hardly depend on the weights (0.81-0.91).
+AT_THRESHOLD_OR_ABOVE = {"forma": {"tower"}, "forum-trajanum": {"trajan", "area", "colonia"}}
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -60,11 +60,11 @@ def test_w_values_override_the_archetype():
 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_archetypes_play_differently_from_the_default(game_name):
-    """One self-play game (seed 1), 12 positions: every archetype's greedy move differs
-    from the default's in more than a fifth of them (Forum Trajanum's and Forma's
-    tower: in some of them), and balanced agrees everywhere."""
+    """Two self-play games (seeds 1 and 2), 20 positions each: every archetype's greedy
+    move differs from the default's in more than a fifth of them (those named above: in
+    some of them), and balanced agrees everywhere."""
     game = create_game(game_name, CONFIGS[game_name])
-    table = agreement_table(game, sample_positions(game, 1, 12, 1))
+    table = agreement_table(game, sample_positions(game, 2, 20, 1))
     assert table[BALANCED]["agreement"] == 1.0
     for name, row in table.items():
         if name == BALANCED:
