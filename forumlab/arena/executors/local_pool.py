@@ -550,12 +550,19 @@ class LocalExecutor(Executor):
         serial = int(worker.beat[SERIAL])
         index = task.index(serial)
         unfinished = task.unfinished()
-        if index is None or index not in unfinished:  # died before its first game began
+        worker.task = None
+        self._discard(worker)
+        if index is not None and index not in unfinished:
+            # It died between two games, the last one sent: no game was in play, so
+            # every unfinished game is handed out again as it was.
+            state.pending.extendleft(task.jobs[i] for i in reversed(unfinished))
+            log.warning("a worker %s between two games; handing %d games out again", message,
+                        len(unfinished))
+            return
+        if index is None:  # died before its first game began
             index, serial = unfinished[0], task.first + unfinished[0]
         job = task.jobs[index]
         last = read_snapshot(worker.beat, worker.buf, worker.fbuf, serial, len(job.labels))
-        worker.task = None
-        self._discard(worker)
         for other in reversed(unfinished):
             if other != index:
                 state.pending.appendleft(task.jobs[other])
