@@ -1,4 +1,4 @@
-"""The results file of a variant study: one SQLite file, append-only, a game committed at once.
+"""The results file of a variant study: one SQLite file, append-only, games committed as they finish.
 
 A variant study plays several rule setups (variants) of one game on the same seeds, so its
 games have several configs; a tournament results file (:mod:`forumlab.arena.store`) holds
@@ -16,8 +16,9 @@ one. This file holds them all::
 
 Every table refuses UPDATE and DELETE (triggers). A new file is built under a temporary
 name and linked into place; a writer holds the same ``<path>-lock`` flock as a results
-file's writer (:class:`forumlab.arena.sqlite.WriterLock`); each game is one transaction
-with ``synchronous=FULL``, so a killed run keeps every game it finished.
+file's writer (:class:`forumlab.arena.sqlite.WriterLock`); the games that finish together
+are one transaction with ``synchronous=FULL``, so a killed run keeps every game it handed
+over (all but those of the last quarter second: see docs/arena.md, "Cheap games in batches").
 """
 from __future__ import annotations
 
@@ -156,10 +157,18 @@ class StudyFile:
                     (variant, outcome.key, _dumps(outcome.to_json()),
                      None if sources is None else _dumps(sources), time.time()))
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def record_many(self, games: list[tuple[str, GameOutcome, list | None]]) -> None:
+        """Commit finished games, each ``(variant, outcome, sources)``, in one transaction
+        (a commit's fsyncs cost more than a cheap game; all or none is recorded)."""
+        self._write("INSERT INTO games (variant, key, outcome, sources, recorded) VALUES (?, ?, ?, ?, ?)",
+                    [(variant, outcome.key, _dumps(outcome.to_json()),
+                      None if sources is None else _dumps(sources), time.time())
+                     for variant, outcome, sources in games], many=True)
+
+    def _write(self, sql: str, params, many: bool = False) -> None:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.execute(sql, params)
+            (self.conn.executemany if many else self.conn.execute)(sql, params)
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
             try:
