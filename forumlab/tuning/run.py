@@ -29,6 +29,9 @@ def _check(mode: str, spec: str, game: str, params, kw) -> tuple[list, list, tup
         raise ConfigError("a design search needs --target seat-fair or --target length=N")
     if agent_dims and target is not None:
         raise ConfigError("--target is for game options (--option-param); agent tuning plays for strength")
+    if any(d.name == "time" for d in agent_dims):
+        raise ConfigError("time (wall-clock seconds) cannot be tuned: it depends on the machine's load; "
+                          "tune iterations, nodes or cpu_time")
     if agent_dims:
         from ..agents.spec import parse_spec
 
@@ -50,9 +53,16 @@ def _base_config(game: str, kw) -> tuple[dict, dict]:
 
 
 def _check_specs(game: str, config: dict, specs: list[str]) -> None:
-    """Every spec the run will play, refused now with one line (unknown parameter, weight)."""
+    """Every spec the run will play, refused now with one line (unknown parameter, weight,
+    a wall-clock budget)."""
+    from ..agents.spec import parse_spec
     from ..arena.definition import PoolEntry, TournamentDefinition, validate
 
+    for spec in specs:
+        if parse_spec(spec)[1].get("time", 0):
+            # A wall-clock budget makes every evaluation depend on the machine's load.
+            raise ConfigError(f"{spec}: tuning plays at machine-independent budgets; give iterations, "
+                              "nodes or cpu_time instead of time")
     pool = tuple(PoolEntry(f"a{i}", s) for i, s in enumerate(dict.fromkeys(specs)))
     validate(TournamentDefinition(game=game, config=dict(config), agents=pool))
 

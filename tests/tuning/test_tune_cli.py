@@ -62,6 +62,8 @@ def test_design_search_on_a_list_element(tmp_path):
       "--option-param", "max_turns=1,2", "--target", "seat-fair"], "not both"),
     (["design", "foundations-of-rome", "-p", "4", "--option-param", "start_silver[1]=3,4",
       "--target", "seat-fair"], "whole list"),
+    (["tune", "mcts(time=0.1)", "--game", "forma", "-p", "2", "--param", "c=0.5,1"], "cpu_time"),
+    (["tune", "mcts", "--game", "forma", "-p", "2", "--param", "time=0.1,0.2"], "cpu_time"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     result = run(*args, "-w", "0", "--no-progress")
