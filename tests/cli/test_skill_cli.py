@@ -19,8 +19,8 @@ def run(*args):
 def test_a_tiny_battery_text_json_and_continued(tmp_path):
     out = run("skill", "forum-romanum", "-p", "3", *TINY, "--out", tmp_path / "b")
     assert out.exit_code == 0, out.output
-    assert "Skill battery: Forum Romanum, 3 players, max rounds 3: 12 games in 2 windows" in out.output
-    assert "mcts-8 over mcts-4" in out.output and "skill trace" in out.output
+    assert "Skill battery: Forum Romanum, 3 players, max rounds 3: 12 games in 2 windows" in out.stdout
+    assert "mcts-8 over mcts-4" in out.stdout and "skill trace" in out.stdout
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["window-00.db", "window-01.db"]
     first = json.loads(run("skill", "forum-romanum", "-p", "3", *TINY, "--out", tmp_path / "b", "--json").stdout)
     fresh = json.loads(run("skill", "forum-romanum", "-p", "3", *TINY, "--json").stdout)
