@@ -5,7 +5,11 @@ Usage: python -m benchmarks.search [--game forum-romanum] [--players N] [--secon
 (any registered game, e.g. ``--game foundations-of-rome --players 4``)
 
 Prints one JSON object. Each agent searches each position once untimed (numba
-compilation / cache load) and is then timed on fresh searches.
+compilation / cache load) and is then timed on fresh searches. Each MCTS row carries
+its spec and ``settings``: every option the search ran with (the spec's, else the
+game's tuned default, else the declared one), so a row's label cannot hide a tuned
+value such as a cutoff; its rates are per wall-clock second and per CPU second of the
+searching thread (the figure to compare on a busy machine).
 """
 from __future__ import annotations
 
@@ -23,9 +27,13 @@ from .positions import game_positions
 
 MCTS_SPECS = (
     "mcts(iterations={n})",  # the game's tuned defaults (Game.tuned_mcts, e.g. heuristic leaves)
-    "mcts(iterations={n}, rollout=random)",  # full random rollouts to the end
+    # Full random rollouts to the end: cutoff=0 spelled out, since a game's tuned cutoff
+    # (3 in 3-player Forum Romanum) would otherwise stop them after a few plies.
+    "mcts(iterations={n}, rollout=random, cutoff=0)",
     "mcts(iterations={n}, rollout=random, cutoff=20)",
 )
+# Options that set the budget, not the tree: left out of a row's printed settings.
+BUDGET_OPTIONS = ("iterations", "time", "cpu_time")
 MINIMAX_SPECS = {
     "forum-romanum": ("paranoid(depth=3)", "maxn(depth=2)", "brs(depth=3)"),
     # Forma's openings have ~25,000 moves: a node cap keeps each search to a second
@@ -35,24 +43,37 @@ MINIMAX_SPECS = {
 }
 
 
+def mcts_settings(spec_template: str, state) -> dict:
+    """Every option a search of ``spec_template`` in ``state``'s game runs with: the
+    spec's, else the game's tuned default, else the declared default."""
+    agent = create_agent(spec_template.format(n=1), seed=0)
+    settings = agent.settings_for(state.game)
+    return {k: v for k, v in settings.items() if k not in BUDGET_OPTIONS}
+
+
 def bench_mcts(spec_template: str, state, seconds: float) -> dict:
-    """Iterations per second of fresh searches from ``state``."""
+    """Iterations per second of fresh searches from ``state``, per wall-clock second
+    and per CPU second of this thread (with threads=1 the search runs in it)."""
     # compile / load
     create_agent(spec_template.format(n=200), seed=0).act(state.view_for(state.current_player))
     n = 2000
     iterations = 0
     elapsed = 0.0
+    cpu = 0.0
     searches = 0
     while elapsed < seconds:
         agent = create_agent(spec_template.format(n=n), seed=searches)
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         agent.act(state.view_for(state.current_player))
+        cpu += time.thread_time() - c0
         elapsed += time.perf_counter() - t0
         iterations += agent.last_search["iterations"]
         searches += 1
         n = min(n * 2, 200_000)
-    return {"spec": spec_template.format(n="N"), "iterations": iterations, "seconds": round(elapsed, 3),
-            "iterations_per_s": iterations / elapsed}
+    return {"spec": spec_template.format(n="N"), "settings": mcts_settings(spec_template, state),
+            "iterations": iterations, "seconds": round(elapsed, 3), "iterations_per_s": iterations / elapsed,
+            "cpu_seconds": round(cpu, 3), "iterations_per_cpu_s": iterations / cpu if cpu > 0 else None}
 
 
 def bench_minimax(spec: str, state, seconds: float) -> dict:
