@@ -23,14 +23,19 @@ BALANCED = "balanced"
 # emphasised term and another term disagree.
 _ARCHETYPES: dict[str, dict[str, dict[str, float]]] = {
     "forum-trajanum": {
-        "trajan": {"trajan": 6.0, "tracks": 4.0, "resources": 4.0, "citizens": 0.3, "prestige": 0.3,
-                   "area": 0.3, "eagles": 0.3, "colonia": 0.3},
-        "area": {"area": 6.0, "eagles": 6.0, "envoys": 8.0, "prestige": 8.0, "colonia": 0.2, "citizens": 0.2,
-                 "tracks": 0.2, "resources": 0.3, "trajan": 0.3},
-        "tracks": {"tracks": 8.0, "resources": 5.0, "area": 0.2, "eagles": 0.2, "colonia": 0.2,
+        # Most one-ply choices (which tile pair to draft or keep, which conversion) are decided
+        # by the held tiles' worth and the resources' worth; an archetype changes them only by
+        # pricing those its own way: a low held weight, and resources at 0 for the players
+        # who spend every resource on their route (area, colonia) or high for those who
+        # stock them for tasks and tracks (trajan, tracks).
+        "trajan": {"trajan": 6.0, "tracks": 4.0, "resources": 4.0, "held": 0.3, "citizens": 0.3,
+                   "prestige": 0.3, "area": 0.3, "eagles": 0.3, "colonia": 0.3},
+        "area": {"area": 6.0, "eagles": 6.0, "envoys": 8.0, "prestige": 8.0, "held": 0.3, "resources": 0.0,
+                 "colonia": 0.2, "citizens": 0.2, "tracks": 0.2, "trajan": 0.3},
+        "tracks": {"tracks": 8.0, "resources": 5.0, "held": 0.3, "area": 0.2, "eagles": 0.2, "colonia": 0.2,
                    "citizens": 0.2, "prestige": 0.2, "envoys": 0.3},
-        "colonia": {"colonia": 6.0, "citizens": 8.0, "cranes": 5.0, "resources": 2.0, "area": 0.1,
-                    "eagles": 0.1, "envoys": 0.2, "prestige": 0.1, "tracks": 0.2, "trajan": 0.3},
+        "colonia": {"colonia": 6.0, "citizens": 8.0, "cranes": 5.0, "held": 0.3, "resources": 0.0,
+                    "area": 0.1, "eagles": 0.1, "envoys": 0.2, "prestige": 0.1, "tracks": 0.2, "trajan": 0.3},
     },
     "foundations-of-rome": {
         "residential": {"residential": 3.0, "commercial": 0.5, "civic": 0.5},
