@@ -12,10 +12,11 @@ from forumlab.agents.weights import term_names, weight_vector
 from forumlab.core.registry import create_game, get_game_class
 
 GAMES = sorted(CONFIGS)
-# Archetypes whose one-ply play is not below the threshold in the full measurement
-# (docs/strategies.md): Forma's tower term counts only while the tower has one open side,
-# and Forum Trajanum's one-ply choices hardly depend on the weights (0.81-0.91).
-AT_THRESHOLD_OR_ABOVE = {"forma": {"tower"}, "forum-trajanum": {"trajan", "area", "colonia"}}
+# Archetypes whose one-ply play is not below the threshold on the small sample below:
+# Forma's tower term counts only while the tower has one open side (0.91 in the full
+# measurement, docs/strategies.md); Forum Trajanum's area is below it in the full
+# measurement (0.70 on 240 positions) but at 0.82 on these 40.
+AT_THRESHOLD_OR_ABOVE = {"forma": {"tower"}, "forum-trajanum": {"area"}}
 
 
 @pytest.mark.parametrize("game_name", GAMES)
