@@ -493,6 +493,7 @@ def _register_arena():
     main.add_command(__import__("forumlab.arena.rate_command", fromlist=["*"]).rate)
     main.add_command(__import__("forumlab.tuning.command", fromlist=["*"]).tune)
     main.add_command(__import__("forumlab.tuning.command", fromlist=["*"]).design)
+    main.add_command(__import__("forumlab.learning.command", fromlist=["*"]).learn)
 
 
 _register_arena()

@@ -1,7 +1,7 @@
 """The greedy agent: best one-ply successor by the game's heuristic (with the weights
 on its terms that the spec gives: :mod:`.weights`)."""
 from ..search.greedy import greedy_move
-from .weights import ARCHETYPE_PARAM, WeightedAgent
+from .weights import ARCHETYPE_PARAM, EVAL_PARAM, WeightedAgent
 
 
 class GreedyAgent(WeightedAgent):
@@ -9,7 +9,7 @@ class GreedyAgent(WeightedAgent):
 
     name = "greedy"
     description = "best move by the game's heuristic after one ply, random tie-break"
-    params = {"archetype": ARCHETYPE_PARAM}
+    params = {"archetype": ARCHETYPE_PARAM, "eval": EVAL_PARAM}
 
     def choose(self, state):
         weights = self.heuristic_weights(state.game)

@@ -32,7 +32,7 @@ from ..core.rng import derive_seed, make_rng
 from ..search import mcts as kernel
 from ..search.mcts.options import OPTIONS, long_values
 from .base import Param
-from .weights import ARCHETYPE_PARAM, WeightedAgent
+from .weights import ARCHETYPE_PARAM, EVAL_PARAM, WeightedAgent
 
 _TIME_CHUNK = 64  # iterations between clock checks under a time budget
 _INITIAL_TIME_CAPACITY = 1 << 15
@@ -48,7 +48,7 @@ class MCTSAgent(WeightedAgent):
     # The heuristic's term weights (w.NAME, archetype) are not kernel options: .weights.
     params = {**{o.name: Param(o.default, o.help, kind=o.kind, low=o.low, high=o.high, low_open=o.low_open,
                                choices=o.choices) for o in OPTIONS},
-              "archetype": ARCHETYPE_PARAM}
+              "archetype": ARCHETYPE_PARAM, "eval": EVAL_PARAM}
 
     def __init__(self, seed: int = 0, **options):
         super().__init__(seed, **options)  # checks each parameter against its declaration

@@ -43,7 +43,7 @@ from ..core.game import State
 from ..search import minimax as minimax_search
 from .base import Param
 from .spec import AgentSpecError
-from .weights import ARCHETYPE_PARAM, WeightedAgent
+from .weights import ARCHETYPE_PARAM, EVAL_PARAM, WeightedAgent
 
 # Time budgets become int64 nanosecond deadlines in the kernels; 1e6 s (about 11.6 days
 # a move) is far below where they would overflow.
@@ -84,6 +84,7 @@ def _budget_params(default_depth: int, tt_bits: int = 18,
                              "order moves by one-ply look-ahead at nodes with at least this many plies left",
                              low=1, high=minimax_search.MAX_DEPTH + 1, aliases=("order",)),
         "archetype": ARCHETYPE_PARAM,
+        "eval": EVAL_PARAM,
     }
     params.update(extra or {})
     return params

@@ -33,6 +33,10 @@ ARCHETYPE_PARAM = Param("", "a named weight vector of the game's heuristic terms
                             "weights; names per game: docs/strategies.md); w.NAME=VALUE values override it",
                         kind=str)
 
+EVAL_PARAM = Param("", "a learned evaluation: 'learned' (the model shipped for the game and player count) "
+                       "or the path of a model file from forumlab learn; archetype and w.NAME values "
+                       "override its weights (docs/learning.md)", kind=str)
+
 
 def is_weight_key(key: str) -> bool:
     """Whether a spec key names a heuristic term's weight (``w.NAME``)."""
@@ -70,7 +74,8 @@ def _check_number(agent: str, key: str, value: Any) -> float:
     return value
 
 
-def weight_vector(agent: str, game, archetype: str, weights: dict[str, float]) -> np.ndarray | None:
+def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
+                  evaluation: str = "") -> np.ndarray | None:
     """The float64 weight array of ``game``'s terms for an archetype and ``w.`` values.
 
     Args:
@@ -78,6 +83,8 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float]) -
         game: the Game (or Game class) played.
         archetype: an archetype name of the game, or "" for none.
         weights: term name -> weight, as given (overriding the archetype's).
+        evaluation: an ``eval=`` value (``learned`` or a model file's path), or "" for
+            none; its weights are the base the archetype and ``weights`` override.
 
     Returns:
         None when neither is given (the game's own heuristic), else one weight per term
@@ -86,12 +93,19 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float]) -
     Raises:
         AgentSpecError: the game has no terms, or no term or archetype of that name.
     """
-    if not archetype and not weights:
+    if not archetype and not weights and not evaluation:
         return None
     names = term_names(game)
     if not names:
         raise AgentSpecError(f"agent {agent!r}: the heuristic of {game.name} has no named terms to weigh")
     merged: dict[str, float] = {}
+    if evaluation:
+        from ..learning.model import EvalFileError, resolve_eval
+
+        try:
+            merged.update(resolve_eval(evaluation, game.name, game.players))
+        except EvalFileError as e:
+            raise AgentSpecError(f"agent {agent!r}: {e}") from None
     if archetype:
         from .archetypes import archetypes
 
@@ -130,7 +144,7 @@ class WeightedAgent(Agent):
         key = game.name
         if key not in self._weights_by_game:
             self._weights_by_game[key] = weight_vector(self.name, game, self.options.get("archetype", ""),
-                                                       self.term_weights)
+                                                       self.term_weights, self.options.get("eval", ""))
         return self._weights_by_game[key]
 
 

@@ -75,7 +75,7 @@ def test_the_listing_shows_default_allowed_values_and_help_of_every_parameter():
     ("mcts(ismcts=1)", "agent 'mcts': ismcts must be one of auto, true, false, not 1"),
     ("brs(default_move=pass)", "agent 'brs': default_move must be one of greedy, history, not 'pass'"),
     # unknown parameter
-    ("greedy(depth=2)", "agent 'greedy' has no parameter 'depth' (parameters: archetype)"),
+    ("greedy(depth=2)", "agent 'greedy' has no parameter 'depth' (parameters: archetype, eval)"),
     # a parameter under its name and its former name
     ("maxn(order=2, order_depth=3)", "agent 'maxn': order and order_depth name the same parameter; "
                                      "give order_depth only"),

@@ -1,0 +1,49 @@
+"""``forumlab learn GAME -p N``: train a learned evaluation from self-play."""
+from __future__ import annotations
+
+import click
+
+
+@click.command("learn")
+@click.argument("game_name", metavar="GAME")
+@click.option("-p", "--players", type=int, required=True, help="number of players")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="self-play games per iteration")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--epsilon", type=click.FloatRange(0.0, 1.0), default=0.1, show_default=True,
+              help="share of random moves in self-play (variety between games)")
+@click.option("--stride", type=click.IntRange(min=1), default=2, show_default=True,
+              help="record every STRIDE-th position")
+@click.option("--iterations", type=click.IntRange(min=1), default=1, show_default=True,
+              help="2 or more: play with the learned weights and refit (expert iteration)")
+@click.option("--l2", type=click.FloatRange(min=0.0), default=1e-3, show_default=True,
+              help="L2 penalty on the standardised weights")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="model file to write (default: print it)")
+def learn(game_name, players, games, seed, epsilon, stride, iterations, l2, output):
+    """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes; the
+    file plays through any search agent as eval=FILE (docs/learning.md)."""
+    import json
+    import sys
+
+    from tqdm import tqdm
+
+    from ..api import load_game
+    from ..cli import fail
+    from ..core.errors import ForumlabError
+    from .model import save_model
+    from .train import learn as train
+
+    try:
+        game = load_game(game_name, players=players)
+    except ForumlabError as e:
+        fail(str(e))
+    command = "forumlab learn " + " ".join(sys.argv[sys.argv.index("learn") + 1:]) \
+        if "learn" in sys.argv else ""
+    with tqdm(total=games * iterations, desc=f"self-play {game_name}", unit="game") as bar:
+        model = train(game, games, seed, epsilon, stride, iterations, l2, command, bar.update)
+    if output:
+        save_model(output, model)
+        click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items()))
+    else:
+        click.echo(json.dumps(model, indent=1, sort_keys=True))

@@ -1,0 +1,82 @@
+"""The learned-evaluation file: JSON holding one weight per heuristic term of a game.
+
+Plain Python (json only), so agents can resolve ``eval=`` without compiling anything.
+``eval=learned`` names the file shipped for the game and player count
+(``forumlab/learning/evals/<game>-<N>p.json``); any other value is a path.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any
+
+FORMAT = "forumlab-eval/1"
+LEARNED = "learned"
+EVALS_DIR = os.path.join(os.path.dirname(__file__), "evals")
+
+
+class EvalFileError(ValueError):
+    """A model file that cannot be used (missing, malformed, or for another game)."""
+
+
+def shipped_path(game_name: str, players: int) -> str:
+    """The path of the shipped model for a game and player count (may not exist)."""
+    return os.path.join(EVALS_DIR, f"{game_name}-{players}p.json")
+
+
+def save_model(path: str, model: dict[str, Any]) -> None:
+    """Write a model dict as JSON (sorted keys, so equal models give equal bytes)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(model, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def read_model(path: str) -> dict[str, Any]:
+    """A model file's contents, checked for its format and its weights.
+
+    Raises:
+        EvalFileError: unreadable, not JSON, another format, or weights not finite numbers.
+    """
+    try:
+        with open(path, encoding="utf-8") as f:
+            model = json.load(f)
+    except OSError as e:
+        raise EvalFileError(f"cannot read evaluation file {path!r}: {e.strerror or e}") from None
+    except ValueError:
+        raise EvalFileError(f"evaluation file {path!r} is not JSON") from None
+    if not isinstance(model, dict) or model.get("format") != FORMAT:
+        raise EvalFileError(f"evaluation file {path!r} is not a {FORMAT} model")
+    weights = model.get("weights")
+    if not isinstance(weights, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in weights.values()):
+        raise EvalFileError(f"evaluation file {path!r}: 'weights' must map term names to finite numbers")
+    return model
+
+
+def resolve_eval(source: str, game_name: str, players: int) -> dict[str, float]:
+    """The term weights an ``eval=`` value names for a game.
+
+    Args:
+        source: ``learned`` (the shipped model of the game at this player count) or a path.
+        game_name: the game played.
+        players: its player count.
+
+    Returns:
+        Term name -> weight.
+
+    Raises:
+        EvalFileError: no shipped model, a bad file, or a model of another game.
+    """
+    if source == LEARNED:
+        path = shipped_path(game_name, players)
+        if not os.path.exists(path):
+            raise EvalFileError(f"no learned evaluation ships for {game_name} at {players} players "
+                                f"(train one: forumlab learn {game_name} -p {players} -o FILE)")
+    else:
+        path = source
+    model = read_model(path)
+    if model.get("game") != game_name:
+        raise EvalFileError(f"evaluation file {path!r} is for {model.get('game')!r}, not {game_name!r}")
+    return {str(k): float(v) for k, v in model["weights"].items()}

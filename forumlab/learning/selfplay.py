@@ -1,0 +1,60 @@
+"""Self-play games for training: epsilon-greedy play through the engine's kernels,
+recording positions along the way, and each position's per-seat term vectors."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+from numba import njit
+
+from ..core.dispatch import apply_move, is_terminal, random_move
+from ..core.rng import rand_float
+from ..search.greedy import greedy_move
+
+
+@njit(cache=True)
+def play_recording(tag, s, rng, epsilon, stride, out, w=None):
+    """Play the tagged game from ``s`` to its end (in place): a uniformly random move
+    with probability ``epsilon`` (variety between games), else greedy's move on the
+    heuristic with weights ``w``. Every ``stride``-th position before the end is copied
+    into a row of ``out`` (as many as fit).
+
+    Returns:
+        The number of rows written.
+    """
+    recorded = 0
+    ply = 0
+    while not is_terminal(tag, s):
+        if ply % stride == 0 and recorded < out.shape[0]:
+            out[recorded, :] = s
+            recorded += 1
+        if rand_float(rng) < epsilon:
+            move = random_move(tag, s, rng)
+        else:
+            move = greedy_move(tag, s, rng, w)
+        apply_move(tag, s, move)
+        ply += 1
+    return recorded
+
+
+def seat_values_kernel(game):
+    """The game's compiled ``seat_values(s, w, out)`` (every seat's weighted estimate)."""
+    package = type(game).__module__.rpartition(".")[0]
+    return importlib.import_module(f"{package}.heuristic").seat_values
+
+
+def term_matrix(seat_values, s: np.ndarray, players: int, n_terms: int) -> np.ndarray:
+    """The players x terms matrix of ``s``: column k is each seat's estimate with weight
+    1 on term k and 0 elsewhere, less the estimate with every weight 0 (what no weight
+    scales). Exact for a heuristic linear in its weights (all but Forum Trajanum's
+    ``held`` term, where it is the term's value at weight 1)."""
+    out = np.zeros(players, dtype=np.float64)
+    seat_values(s, np.zeros(n_terms), out)
+    base = out.copy()
+    matrix = np.empty((players, n_terms), dtype=np.float64)
+    for k in range(n_terms):
+        w = np.zeros(n_terms)
+        w[k] = 1.0
+        seat_values(s, w, out)
+        matrix[:, k] = out - base
+    return matrix

@@ -1,0 +1,86 @@
+"""Training a learned evaluation from self-play (``forumlab learn``; docs/learning.md)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .fit import fit_softmax, log_loss, margin_spread
+from .model import FORMAT
+
+MAX_RECORDED = 512  # positions kept per game (every stride-th ply)
+
+
+def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
+              tick: Callable[[], None] = lambda: None) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``games`` epsilon-greedy games; return their positions' features
+    (positions x seats x terms) and outcome shares (positions x seats).
+
+    ``weights``: the greedy's term weights (None: the game's own heuristic).
+    """
+    from ..agents.weights import term_names
+    from ..core.game import State
+    from ..core.rng import derive_seed, make_rng
+    from .selfplay import play_recording, seat_values_kernel, term_matrix
+
+    tag, n_terms, players = game.kernels.tag, len(term_names(game)), game.players
+    seat_values = seat_values_kernel(game)
+    xs, ys = [], []
+    for i in range(games):
+        game_seed = derive_seed(seed, i)
+        array = game.initial_array(game_seed)
+        out = np.empty((MAX_RECORDED, array.shape[0]), dtype=array.dtype)
+        rng = make_rng(derive_seed(game_seed, 1))
+        if weights is None:
+            n = play_recording(tag, array, rng, epsilon, stride, out)
+        else:
+            n = play_recording(tag, array, rng, epsilon, stride, out, weights)
+        winners = State(game, array, game_seed).result()["winners"]
+        share = np.zeros(players)
+        share[winners] = 1.0 / max(len(winners), 1)
+        for row in out[:n]:
+            xs.append(term_matrix(seat_values, row, players, n_terms))
+            ys.append(share)
+        tick()
+    return np.array(xs), np.array(ys)
+
+
+def fit_model(game, x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, dict[str, Any]]:
+    """The fitted weights, scaled so that the margins they give spread as the default
+    heuristic's do (the scale MCTS's ``hscale`` and minimax values were tuned for), and
+    fit statistics."""
+    k = x.shape[2]
+    raw = fit_softmax(x, y, l2)
+    ones = np.ones(k)
+    learned_spread, default_spread = margin_spread(x, raw), margin_spread(x, ones)
+    scale = default_spread / learned_spread if learned_spread > 0 else 1.0
+    # the default weights' loss at their best temperature, for comparison
+    best_t = fit_softmax((x @ ones)[:, :, None], y, l2)[0]
+    stats = {"positions": int(x.shape[0]), "log_loss": round(log_loss(x, y, raw), 5),
+             "log_loss_default": round(log_loss(x, y, best_t * ones), 5),
+             "log_loss_uniform": round(float(np.log(x.shape[1])), 5), "scale": round(float(scale), 6)}
+    return raw * scale, stats
+
+
+def learn(game, games: int, seed: int, epsilon: float = 0.1, stride: int = 2, iterations: int = 1,
+          l2: float = 1e-3, command: str = "", progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """Train a model for ``game``: self-play, fit; with ``iterations`` > 1, play again
+    with the learned weights and refit (expert iteration), on fresh seeds each round.
+
+    Returns:
+        The model as a dict (see :mod:`.model`), ``command`` recorded in it.
+    """
+    from ..agents.weights import term_names
+    from ..core.rng import derive_seed
+
+    weights, history = None, []
+    for it in range(iterations):
+        x, y = self_play(game, games, derive_seed(seed, it), epsilon, stride, weights, progress)
+        weights, stats = fit_model(game, x, y, l2)
+        history.append(stats)
+    return {"format": FORMAT, "game": game.name, "players": game.players, "command": command,
+            "settings": {"games": games, "seed": seed, "epsilon": epsilon, "stride": stride,
+                         "iterations": iterations, "l2": l2},
+            "weights": {name: round(float(v), 6) for name, v in zip(term_names(game), weights)},
+            "fit": history}
