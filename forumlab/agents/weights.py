@@ -103,7 +103,7 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
         from ..learning.model import EvalFileError, resolve_eval
 
         try:
-            merged.update(resolve_eval(evaluation, game.name, game.players))
+            merged.update(resolve_eval(evaluation, game.name, getattr(game, "players", None)))
         except EvalFileError as e:
             raise AgentSpecError(f"agent {agent!r}: {e}") from None
     if archetype:
@@ -132,7 +132,7 @@ class WeightedAgent(Agent):
         #: the ``w.`` values given, by term name
         self.term_weights = {k[len(PREFIX):]: _check_number(self.name, k, v) for k, v in weights.items()}
         self.given.update(weights)  # spec() writes them as given
-        self._weights_by_game: dict[str, np.ndarray | None] = {}
+        self._weights_by_game: dict[tuple, np.ndarray | None] = {}
 
     def heuristic_weights(self, game) -> np.ndarray | None:
         """The weight array the search hands the heuristic in ``game`` (None: the game's
@@ -141,7 +141,8 @@ class WeightedAgent(Agent):
         Raises:
             AgentSpecError: an unknown term or archetype name (listing the game's).
         """
-        key = game.name
+        # eval=learned differs by player count; a Game class (checked before play) has none
+        key = (game.name, getattr(game, "players", None))
         if key not in self._weights_by_game:
             self._weights_by_game[key] = weight_vector(self.name, game, self.options.get("archetype", ""),
                                                        self.term_weights, self.options.get("eval", ""))

@@ -6,6 +6,7 @@ Plain Python (json only), so agents can resolve ``eval=`` without compiling anyt
 """
 from __future__ import annotations
 
+import glob
 import json
 import math
 import os
@@ -20,7 +21,7 @@ class EvalFileError(ValueError):
     """A model file that cannot be used (missing, malformed, or for another game)."""
 
 
-def shipped_path(game_name: str, players: int) -> str:
+def shipped_path(game_name: str, players: int | str) -> str:
     """The path of the shipped model for a game and player count (may not exist)."""
     return os.path.join(EVALS_DIR, f"{game_name}-{players}p.json")
 
@@ -55,13 +56,13 @@ def read_model(path: str) -> dict[str, Any]:
     return model
 
 
-def resolve_eval(source: str, game_name: str, players: int) -> dict[str, float]:
+def resolve_eval(source: str, game_name: str, players: int | None) -> dict[str, float]:
     """The term weights an ``eval=`` value names for a game.
 
     Args:
         source: ``learned`` (the shipped model of the game at this player count) or a path.
         game_name: the game played.
-        players: its player count.
+        players: its player count (None: a Game class, checked before the count is known).
 
     Returns:
         Term name -> weight.
@@ -69,7 +70,13 @@ def resolve_eval(source: str, game_name: str, players: int) -> dict[str, float]:
     Raises:
         EvalFileError: no shipped model, a bad file, or a model of another game.
     """
-    if source == LEARNED:
+    if source == LEARNED and players is None:  # a check against the game's class: any player count
+        shipped = sorted(glob.glob(shipped_path(game_name, "*")))
+        if not shipped:
+            raise EvalFileError(f"no learned evaluation ships for {game_name} "
+                                f"(train one: forumlab learn {game_name} -p N -o FILE)")
+        path = shipped[0]
+    elif source == LEARNED:
         path = shipped_path(game_name, players)
         if not os.path.exists(path):
             raise EvalFileError(f"no learned evaluation ships for {game_name} at {players} players "

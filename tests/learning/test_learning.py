@@ -87,3 +87,15 @@ def test_learned_without_a_shipped_file_is_one_line():
 
 def test_learn_unknown_game_is_one_line():
     assert_bad_input(run("learn", "no-such-game", "-p", "3", "--games", "1"))
+
+
+def test_learned_eval_checks_against_a_game_class():
+    # the arena checks agents against the game's class before the player count is known
+    from forumlab.agents.weights import check_weights_for_game
+    from forumlab.core.registry import get_game_class
+
+    agent = make_agent("greedy(eval=learned)")
+    check_weights_for_game(agent, get_game_class("forum-romanum"))
+    game = load_game("forum-romanum", players=3)
+    assert list(agent.heuristic_weights(game)) == list(read_model(shipped_path("forum-romanum", 3))["weights"]
+                                                        [name] for name in term_names(game))
