@@ -58,8 +58,11 @@ def balance():
 @click.option("--report", "report_path", type=click.Path(), default=None,
               help="Also write an HTML report of the games to this file (needs 'forumlab[report]'; "
                    "one setup only).")
+@click.option("--html", "html_path", type=click.Path(), default=None,
+              help="With --variant: also write the study's HTML page to this file "
+                   "(needs 'forumlab[report]').")
 def run(game, players, spec, games, variants, options, seed, workers, db, as_json, progress, quiet,
-        report_path):
+        report_path, html_path):
     """Seat balance of GAME in self-play (see docs/balance.md).
 
     Each seat's Elo against the average seat, the first-player advantage (seat 0 against
@@ -79,9 +82,12 @@ def run(game, players, spec, games, variants, options, seed, workers, db, as_jso
     if variants:
         if report_path is not None:
             raise ConfigError("--report is for one setup; a variant study reports in text or --json")
+        _check_html(html_path, [db] if db else [])
         _run_variants(game, players, spec, games, variants, options, seed, workers, db, as_json,
-                      _show(progress, quiet))
+                      _show(progress, quiet), html_path)
     else:
+        if html_path is not None:
+            raise ConfigError("--html is for a variant study (--variant); one setup writes --report")
         from .balance_single import run_single
 
         run_single(game, players, spec, games or DEFAULT_GAMES, options, seed, workers, db, as_json,
@@ -94,7 +100,18 @@ def _show(progress, quiet) -> bool:
     return _show_progress(progress, quiet)
 
 
-def _run_variants(game, players, spec, games, variants, options, seed, workers, db, as_json, progress):
+def _check_html(html_path, inputs) -> None:
+    """Refuse a bad --html path before any game is played."""
+    if html_path is None:
+        return
+    from ..report import check_output_path, require_matplotlib
+
+    require_matplotlib()
+    check_output_path(html_path, inputs)
+
+
+def _run_variants(game, players, spec, games, variants, options, seed, workers, db, as_json, progress,
+                  html_path=None):
     from .balance_run import open_for_study, play_study
     from .balance_study import study_definition
     from .tournament import versions
@@ -116,7 +133,7 @@ def _run_variants(game, players, spec, games, variants, options, seed, workers, 
             sys.exit(130)
         finally:
             store.close()
-        _print_report([db], as_json)
+        _print_report([db], as_json, html_path)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -136,7 +153,7 @@ def _stored_games(db) -> int | None:
         return None
 
 
-def _print_report(paths, as_json) -> None:
+def _print_report(paths, as_json, html_path=None) -> None:
     from .balance_analysis import analyse_study
     from .balance_run import load_any
     from .balance_text import format_study
@@ -149,13 +166,22 @@ def _print_report(paths, as_json) -> None:
                               indent=1))
     else:
         click.echo(format_study(study, report))
+    if html_path is not None:
+        from ..report.balance_page import write_balance_html
+
+        write_balance_html(html_path, study, report, format_study(study, report),
+                           [(str(p), n) for p, n in zip(paths, per_file)])
+        click.echo(f"balance: HTML page written to {html_path}", err=True)
 
 
 @balance.command("report")
 @click.argument("dbs", metavar="DB...", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Every statistic as one JSON object.")
-def report(dbs, as_json):
+@click.option("--html", "html_path", type=click.Path(), default=None,
+              help="Also write the study as one self-contained HTML page (needs 'forumlab[report]').")
+def report(dbs, as_json, html_path):
     """Report stored balance studies: one file, or several of the same design played on
     different seeds, pooled (each file's games stay paired among themselves). Also reads the
     results files of one-setup studies (balance --db without --variant)."""
-    _print_report(list(dbs), as_json)
+    _check_html(html_path, list(dbs))
+    _print_report(list(dbs), as_json, html_path)
