@@ -55,6 +55,12 @@ def test_greedy_with_learned_eval_plays():
     assert record.result["terminal"]
 
 
+def test_search_agents_play_with_learned_eval():
+    record = play("forum-romanum", ["mcts(eval=learned,iterations=30)", "brs(eval=learned,nodes=100)",
+                                    "maxn(eval=learned,nodes=100)"], seed=4)
+    assert record.result["terminal"]
+
+
 def test_eval_weights_reach_the_agent(tmp_path):
     game = load_game("forum-romanum", players=3)
     path = tmp_path / "m.json"
