@@ -118,8 +118,11 @@ def _check_numbers(games: int, bootstrap: int, workers: int | None) -> None:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: only when stderr is a terminal).")
 @click.option("--quiet", "-q", is_flag=True, help="Same as --no-progress.")
+@click.option("--html", "html_path", type=click.Path(), default=None,
+              help="Also write one self-contained HTML page (ratings, head to head, equilibrium, verdict; "
+                   "needs 'forumlab[report]').")
 def strategies(game, players, level, archetype_names, strategy_texts, games, options, seed, workers, db,
-               bootstrap, as_json, progress, quiet):
+               bootstrap, as_json, progress, quiet, html_path):
     """Round robin of GAME's strategies (archetypes at a search level), then the meta-game:
     ratings, a symmetric equilibrium and alpha-rank with bootstrap intervals, the pairwise
     likelihood of superiority and a verdict (one strategy dominates, several coexist, or the
@@ -136,6 +139,11 @@ def strategies(game, players, level, archetype_names, strategy_texts, games, opt
     definition = TournamentDefinition(game=game, config=config, agents=pool, games_per_lineup=games,
                                       seed=seed)
     db = db or f"strategies-{game}-{players}p.db"
+    if html_path is not None:  # refused before any game is played
+        from ..report import check_output_path, require_matplotlib
+
+        require_matplotlib()
+        check_output_path(html_path, [db])
     try:
         run_tournament(definition, db, workers, None, progress=_show_progress(progress, quiet))
     except KeyboardInterrupt:
@@ -144,6 +152,11 @@ def strategies(game, players, level, archetype_names, strategy_texts, games, opt
     report["level"] = level
     text = report.pop("text")
     click.echo(json.dumps(report, indent=1) if as_json else text)
+    if html_path is not None:
+        from ..report.strategies_page import write_strategies_html
+
+        write_strategies_html(html_path, report, text)
+        click.echo(f"strategies: HTML page written to {html_path}", err=True)
 
 
 def strategies_report(db: str, bootstrap: int, seed: int) -> dict:
