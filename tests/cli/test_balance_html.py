@@ -4,6 +4,7 @@ self-contained, and a bad output path refused in one line before anything is pla
 import base64
 import os
 import re
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -100,3 +101,14 @@ def test_strategies_refuses_a_bad_page_before_playing(tmp_path):
     db = tmp_path / "m.db"
     one_line_error(run("strategies", *STRATEGIES, "--db", db, "--html", tmp_path))
     assert not db.exists()
+
+
+def test_without_matplotlib_the_error_names_the_extra(study_db, tmp_path, monkeypatch):
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    out = tmp_path / "p.html"
+    assert "forumlab[report]" in one_line_error(run("balance", "report", study_db, "--html", out))
+    assert "forumlab[report]" in one_line_error(
+        run("strategies", *STRATEGIES, "--db", tmp_path / "m.db", "--html", out))
+    assert os.listdir(tmp_path) == []
