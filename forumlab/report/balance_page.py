@@ -14,6 +14,8 @@ from typing import Any
 from .. import __version__
 from .page import _STYLE, _figure, _table
 
+_WIDE = ".wide { overflow-x: auto; } .wide td { white-space: nowrap; }\n"
+
 
 def _setup_part(study: dict[str, Any], report: dict[str, Any], files: list[tuple[str, int]]) -> str:
     from ..arena.balance_text import _options
@@ -41,7 +43,7 @@ def _seat_part(report: dict[str, Any]) -> str:
                f"{100 * fam['coverage']:.2f}% interval, {fam['method']} over {fam['comparisons']} "
                "comparisons); diamonds and thick lines exclude 0.")
     return (_figure("fig-seats", forest_figure(report), caption)
-            + _table(["", *names], rows)
+            + _scrolling(_table(["", *names], rows))
             + '<p class="note">first player: seat 0 against the average other seat. no seat matters p: '
               "joint Wald test, adjusted p in brackets (* rejected). * after an interval: it excludes 0.</p>"
             + f"<p><strong>{escape(_verdict(names, items))}</strong></p>")
@@ -61,6 +63,11 @@ def _sources_part(report: dict[str, Any]) -> str:
     if uri is None:
         return '<p class="note">This game does not report points per scoring source.</p>'
     return _figure("fig-sources", uri, "Mean points per seat from each scoring source, by variant.")
+
+
+def _scrolling(table: str) -> str:
+    """A table that scrolls sideways on a narrow screen instead of breaking its intervals."""
+    return f'<div class="wide">{table}</div>'
 
 
 def _section(stem: str, heading: str, html: str) -> str:
@@ -89,7 +96,7 @@ def render_balance(study: dict[str, Any], report: dict[str, Any], text: str,
             _section("sources", "Score sources", _sources_part(report)),
             _section("text", "The text report", f"<pre>{escape(text)}</pre>")]
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
+            f"<title>{escape(title)}</title><style>{_STYLE}{_WIDE}</style></head>\n<body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 

@@ -17,6 +17,8 @@ from .. import __version__
 from .figures import MAX_ANNOTATED, WIDTH, literal_text, svg_uri
 from .page import _STYLE, _figure, _table
 
+_WIDE = ".wide { overflow-x: auto; } .wide td { white-space: nowrap; }\n"
+
 
 def _share_matrix(metagame: dict[str, Any]) -> tuple[list[str], np.ndarray]:
     names = [row["strategy"] for row in metagame["strategies"]]
@@ -96,7 +98,13 @@ def _ratings_table(ratings: dict[str, Any]) -> str:
     anchor = ratings["model"].get("anchor")
     note = (f'<p class="note">Elo ({escape(str(anchor))} at 0) with comparison intervals: two strategies '
             "whose intervals do not overlap differ with a likelihood of superiority of at least 0.975.</p>")
-    return _table(["strategy", "Elo", "comparison interval", "win rate", "mean rank", "games"], rows) + note
+    header = ["strategy", "Elo", "comparison interval", "win rate", "mean rank", "games"]
+    return _scrolling(_table(header, rows)) + note
+
+
+def _scrolling(table: str) -> str:
+    """A table that scrolls sideways on a narrow screen instead of breaking its intervals."""
+    return f'<div class="wide">{table}</div>'
 
 
 def _section(stem: str, heading: str, html: str) -> str:
@@ -128,7 +136,7 @@ def render_strategies(report: dict[str, Any], text: str) -> str:
                      "95% intervals over the rotation groups.")),
             _section("text", "The text report", f"<pre>{escape(text)}</pre>")]
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
+            f"<title>{escape(title)}</title><style>{_STYLE}{_WIDE}</style></head>\n<body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 
