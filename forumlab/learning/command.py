@@ -16,11 +16,14 @@ import click
               help="record every STRIDE-th position")
 @click.option("--iterations", type=click.IntRange(min=1), default=1, show_default=True,
               help="2 or more: play with the learned weights and refit (expert iteration)")
+@click.option("--agent", "agent_spec", default="greedy", show_default=True,
+              help="the self-play agent of the first iteration: greedy with any weights, e.g. "
+                   "'greedy(archetype=civic)' or 'greedy(eval=FILE)'")
 @click.option("--l2", type=click.FloatRange(min=0.0), default=1e-3, show_default=True,
               help="L2 penalty on the standardised weights")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="model file to write (default: print it)")
-def learn(game_name, players, games, seed, epsilon, stride, iterations, l2, output):
+def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_spec, l2, output):
     """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes; the
     file plays through any search agent as eval=FILE (docs/learning.md)."""
     import json
@@ -28,7 +31,8 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, l2, outp
 
     from tqdm import tqdm
 
-    from ..api import load_game
+    from ..agents.spec import AgentSpecError
+    from ..api import load_game, make_agent
     from ..cli import fail
     from ..core.errors import ForumlabError
     from .model import save_model
@@ -36,12 +40,17 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, l2, outp
 
     try:
         game = load_game(game_name, players=players)
-    except ForumlabError as e:
+        agent = make_agent(agent_spec)
+        if agent.name != "greedy":
+            fail(f"--agent must be a greedy spec (self-play runs greedy in the engine), not {agent_spec!r}")
+        start_weights = agent.heuristic_weights(game)
+    except (ForumlabError, AgentSpecError) as e:
         fail(str(e))
     command = "forumlab learn " + " ".join(sys.argv[sys.argv.index("learn") + 1:]) \
         if "learn" in sys.argv else ""
     with tqdm(total=games * iterations, desc=f"self-play {game_name}", unit="game") as bar:
-        model = train(game, games, seed, epsilon, stride, iterations, l2, command, bar.update)
+        model = train(game, games, seed, epsilon, stride, iterations, l2, command, bar.update,
+                      start_weights)
     if output:
         save_model(output, model)
         click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items()))

@@ -64,9 +64,11 @@ def fit_model(game, x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray
 
 
 def learn(game, games: int, seed: int, epsilon: float = 0.1, stride: int = 2, iterations: int = 1,
-          l2: float = 1e-3, command: str = "", progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+          l2: float = 1e-3, command: str = "", progress: Callable[[], None] = lambda: None,
+          start_weights: np.ndarray | None = None) -> dict[str, Any]:
     """Train a model for ``game``: self-play, fit; with ``iterations`` > 1, play again
-    with the learned weights and refit (expert iteration), on fresh seeds each round.
+    with the learned weights and refit (expert iteration), on fresh seeds each time.
+    ``start_weights``: the first self-play's greedy weights (None: the game's own).
 
     Returns:
         The model as a dict (see :mod:`.model`), ``command`` recorded in it.
@@ -74,7 +76,7 @@ def learn(game, games: int, seed: int, epsilon: float = 0.1, stride: int = 2, it
     from ..agents.weights import term_names
     from ..core.rng import derive_seed
 
-    weights, history = None, []
+    weights, history = start_weights, []
     for it in range(iterations):
         x, y = self_play(game, games, derive_seed(seed, it), epsilon, stride, weights, progress)
         weights, stats = fit_model(game, x, y, l2)

@@ -105,3 +105,15 @@ def test_learned_eval_checks_against_a_game_class():
     game = load_game("forum-romanum", players=3)
     assert list(agent.heuristic_weights(game)) == list(read_model(shipped_path("forum-romanum", 3))["weights"]
                                                         [name] for name in term_names(game))
+
+
+def test_learn_refuses_a_search_agent_with_one_line():
+    assert_bad_input(run("learn", "forum-romanum", "-p", "3", "--games", "1", "--agent", "mcts"), "greedy")
+
+
+def test_learn_with_an_archetype_writes_a_model(tmp_path):
+    out = tmp_path / "m.json"
+    result = run("learn", "forum-romanum", "-p", "3", "--games", "3", "--agent", "greedy(archetype=lines)",
+                 "-o", out)
+    assert result.exit_code == 0, result.output
+    assert read_model(str(out))["game"] == "forum-romanum"
