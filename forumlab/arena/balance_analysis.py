@@ -68,11 +68,23 @@ def _win_rates(v: VariantGames) -> list[dict]:
              "mean_score": float(v.scores[:, s].mean())} for s in range(v.ranks.shape[1])]
 
 
+def _tells_seats_apart(v: VariantGames) -> bool:
+    """Whether at least two games rank the seats apart: a game every seat ties says nothing
+    about seats, and with fewer than two telling games the per-game influences are all (or
+    all but one) zero, so their sandwich covariance would claim certainty it does not have."""
+    return int(np.sum(v.ranks.max(axis=1) > v.ranks.min(axis=1))) >= 2
+
+
+def _unknown(fit) -> np.ndarray:
+    """A covariance that leaves every seat interval undefined (shown as '-', never flagged)."""
+    return np.full((fit.seat_params, fit.seat_params), math.nan)
+
+
 def variant_report(v: VariantGames, fit, z: float, comparisons: int, alpha: float = ALPHA) -> dict:
     """One variant: seats (win rate, mean score, effect against the average seat), the
     first-player advantage, the joint test, game length, scores and score sources."""
-    seats = seat_summary(fit.params[:fit.seat_params], robust_covariance(fit.seat_influence()),
-                         v.ranks.shape[1], z, comparisons, alpha)
+    cov = robust_covariance(fit.seat_influence()) if _tells_seats_apart(v) else _unknown(fit)
+    seats = seat_summary(fit.params[:fit.seat_params], cov, v.ranks.shape[1], z, comparisons, alpha)
     for row, rates in zip(seats["seats"], _win_rates(v)):
         row.update(rates)
     sources = _source_values(v)
@@ -116,6 +128,8 @@ def difference_report(a: VariantGames, fit_a, b: VariantGames, fit_b, z: float, 
     delta = fit_a.params[:k] - fit_b.params[:k]
     paired, independent, pairs = paired_covariance(a.units, fit_a.seat_influence(), b.units,
                                                    fit_b.seat_influence())
+    if not (_tells_seats_apart(a) and _tells_seats_apart(b)):
+        paired = _unknown(fit_a)
     out = {"variant": a.name, "against": b.name, "paired_games": pairs,
            **seat_summary(delta, paired, fit_a.players, z, comparisons, alpha)}
     m = against_average(fit_a.players)

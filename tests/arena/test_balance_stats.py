@@ -108,3 +108,19 @@ def test_variant_syntax():
     for bad in ("=x=1", "a b=x=1", "m=modules", "m=a=1,a=2"):
         with pytest.raises(ConfigError):
             parse_variant(bad)
+
+
+def test_a_variant_whose_games_all_tie_flags_no_seat():
+    # Every game a four-way tie says nothing about seats: the intervals must be undefined,
+    # not the near-zero width the per-game influences (all 0) would give.
+    rng = np.random.default_rng(4)
+    study = draw_study(rng, [PlantedVariant("base", planted_fpa(0, 4))], 40)
+    base = study[0]
+    tied = type(base)(name="tied", options={}, units=list(base.units), ranks=np.ones_like(base.ranks),
+                      scores=np.zeros_like(base.scores), plies=base.plies.copy())
+    report = analyse_study([base, tied])
+    v = report["variants"][1]
+    assert not any(s["flagged"] for s in v["seats"]) and all(s["interval"] is None for s in v["seats"])
+    assert not v["first_player_advantage"]["flagged"] and not v["no_seat_matters"]["rejected"]
+    d = report["differences"][0]
+    assert not any(s["flagged"] for s in d["seats"]) and not d["no_seat_matters"]["rejected"]
