@@ -90,6 +90,7 @@ def main(commits, rounds, searches, iterations):
     for r in range(rounds):
         for ref in refs if r % 2 == 0 else refs[::-1]:
             runs[ref].append(measure(ref, iterations, searches))
+            click.echo(f"round {r + 1} {ref}: {runs[ref][-1]['rate']:.0f} it/CPU-s", err=True)
     first = statistics.median(x["rate"] for x in runs[refs[0]])
     report = []
     for ref in refs:
