@@ -177,7 +177,7 @@ def test_every_ladder_file_loads_and_names_its_command():
         assert drifted_members(ladder) == [], "a member searches with other settings than calibrated"
 
 
-def test_the_shipped_ladders_are_the_planned_ones_and_the_plan_covers_every_player_count():
+def test_a_ladder_ships_for_every_player_count_with_the_planned_members():
     from benchmarks.calibrate_ladder import PLAN, planned_members
     from forumlab.core.registry import game_names, get_game_class
 
@@ -186,6 +186,7 @@ def test_the_shipped_ladders_are_the_planned_ones_and_the_plan_covers_every_play
     for game in builtin:
         cls = get_game_class(game)
         assert {n for g, n in PLAN if g == game} == set(range(cls.min_players, cls.max_players + 1))
+    assert set(available_ladders()) == set(PLAN)  # a ladder for every game and player count
     for game, players in available_ladders():
         ladder = load_ladder(game, players)
         assert [m.name for m in ladder.members] == [name for name, _ in planned_members(game, players)]
