@@ -14,3 +14,26 @@ def pytest_configure(config):
     """
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collection_finish(session):
+    """Refuse a test module that put a folder of the checkout other than its root on
+    ``sys.path`` while being imported: benchmarks/coverage.py then shadows the coverage
+    library that numba imports, and every game played in a worker process fails."""
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    root = Path(__file__).resolve().parents[1]
+    inside = []
+    for entry in sys.path:
+        try:
+            path = Path(entry or ".").resolve()
+        except OSError:
+            continue
+        if path != root and root in path.parents and path.name in ("benchmarks", "forumlab"):
+            inside.append(str(path))
+    if inside:
+        raise pytest.UsageError(f"a test module put {', '.join(inside)} on sys.path; import through the "
+                                "checkout root's packages instead (e.g. benchmarks.NAME)")

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numba
 import pytest
-from click.testing import CliRunner
 
 from forumlab.arena.definition import PoolEntry, TournamentDefinition
 from forumlab.arena.jobs import GameOutcome
@@ -19,21 +18,14 @@ from forumlab.arena.schedule import plan
 from forumlab.arena.sequential import SequentialTest, play_sequential, sequential_order
 from forumlab.arena.store import ResultStore
 from forumlab.arena.tournament import resume_tournament, run_tournament, versions
-from forumlab.cli import main
+from tests.cli_helpers import one_line_error, run
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["-o", "max_rounds=3", "-q", "--workers", "1"]
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def one_line_error(result):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    message = result.stderr.strip()
-    assert message.startswith("error: ") and "\n" not in message, message
-    return message
 
 
 def pair(games, **kw):

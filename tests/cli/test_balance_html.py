@@ -7,9 +7,8 @@ import re
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from forumlab.cli import main
+from tests.cli_helpers import one_line_error, run
 
 pytest.importorskip("matplotlib", reason="the HTML pages draw their figures with matplotlib "
                                          "(the optional 'report' extra)")
@@ -20,15 +19,8 @@ STRATEGIES = ["forum-romanum", "-p", "3", "-s", "r1=random", "-s", "g=greedy", "
               "--games", "1", "--bootstrap", "20", "-q", "--workers", "1"]
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def one_line_error(result):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    message = result.stderr.strip()
-    assert message.startswith("error: ") and "\n" not in message, message
-    return message
 
 
 def figure_ids(page: str) -> list[str]:
