@@ -18,24 +18,13 @@ from ..core.dispatch import apply_move, current_player, determinize, is_terminal
 from ..core.rng import next_u64
 from ..search.arrays import copy_into
 
-# Games whose notation is a function of the move code alone (their ``format_move`` does
-# not read the position), so that a game's moves are formatted once per distinct code.
-# A game may declare it itself with a ``format_move_reads_position = False`` attribute;
-# this table covers the engines that do not (yet). tests/arena/test_batching_notation.py
-# checks the claim for every game listed.
-NOTATION_FROM_CODE_ALONE = frozenset({"forum-romanum", "forma", "forum-trajanum"})
-
-
 # Per game configuration (while the game's notation reads the code alone): move code -> text.
 _memos: dict[tuple[str, str], dict[int, str]] = {}
 
 
 def notation_reads_position(game) -> bool:
     """Whether ``game.format_move`` may need the position (then no memo is used)."""
-    declared = getattr(game, "format_move_reads_position", None)
-    if declared is not None:
-        return bool(declared)
-    return game.name not in NOTATION_FROM_CODE_ALONE
+    return bool(game.format_move_reads_position)
 
 
 @njit(cache=True)

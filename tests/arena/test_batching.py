@@ -216,3 +216,32 @@ def test_kill_9_mid_run_loses_only_games_in_flight_and_resume_is_exact(tmp_path)
     full = tmp_path / "full.db"
     run_tournament(d, full, workers=2, progress=False)
     assert rows(killed) == rows(full)
+
+
+def _code_only_games() -> list[str]:
+    from forumlab.core.registry import game_names, get_game_class
+    return [n for n in game_names() if not get_game_class(n).format_move_reads_position]
+
+
+@pytest.mark.parametrize("game", _code_only_games())
+def test_a_game_that_declares_code_only_notation_writes_each_code_one_way(game):
+    # Compiled random games format each distinct move code once (game classes declaring
+    # format_move_reads_position = False): check the claim over random positions.
+    import numpy as np
+
+    from forumlab.api import load_game
+
+    g = load_game(game)
+    rng = np.random.default_rng(5)
+    seen: dict[int, str] = {}
+    for seed in range(3):
+        state = g.new_state(seed)
+        for _ in range(60):
+            if state.is_terminal:
+                break
+            moves = state.legal_moves()
+            for code in moves[:: max(1, len(moves) // 40)].tolist():
+                text = g.format_move(state.array, code)
+                assert seen.setdefault(code, text) == text, (code, text, seen[code])
+            state.play(int(moves[rng.integers(len(moves))]))
+    assert seen

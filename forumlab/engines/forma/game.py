@@ -89,6 +89,7 @@ class Forma(Game):
     """Forma for 2-4 players on a 20x20 board with obstacles."""
 
     name = "forma"
+    format_move_reads_position = False  # a move's text depends on its code alone
     tensor_module = "forumlab.engines.forma.tensor"
     min_players = 2
     max_players = 4

@@ -39,6 +39,7 @@ class ForumRomanum(Game):
     """Forum Romanum for 2-6 players; ``max_rounds`` caps the game (0 = no cap)."""
 
     name = "forum-romanum"
+    format_move_reads_position = False  # a move's text depends on its code alone
     # 2: random_move draws the k-th empty cell and the k-th piece (no redraws), so a seed's
     # random games differ from version 1's; recorded moves replay as before.
     engine_version = "2"

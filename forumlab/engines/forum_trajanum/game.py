@@ -54,6 +54,7 @@ class ForumTrajanum(Game):
     """Forum Trajanum for 2-4 players (standard edition of the project's spec)."""
 
     name = "forum-trajanum"  # setup.GAME_NAME, which seeds the game's RNG (a test checks they agree)
+    format_move_reads_position = False  # a move's text depends on its code alone
     tensor_module = "forumlab.engines.forum_trajanum.tensor"
     min_players = 2
     max_players = 4
