@@ -49,6 +49,8 @@ def numba_trace(players: int, max_rounds: int, seed: int, games: int) -> list[st
                                                        (6, 5, 2)])
 def test_c_playout_plays_the_numba_engines_games(players, max_rounds, seed, pdep):
     if pdep and not FAST_PDEP:
+        # The pdep build would fault on a CPU without BMI2; the portable build (pdep=False)
+        # still checks the same games on this machine.
         pytest.skip("this CPU has no fast pdep: the C program would not run the instruction")
     args = [str(_program(pdep)), "trace", str(players), str(max_rounds), str(seed), str(GAMES)]
     c_lines = subprocess.run(args, check=True, capture_output=True, text=True).stdout.strip().split("\n")
@@ -58,6 +60,8 @@ def test_c_playout_plays_the_numba_engines_games(players, max_rounds, seed, pdep
 def test_c_benchmark_mode_reports_its_counts():
     args = [str(_program(False)), "bench", "3", "100", "1", "0.01"]
     report = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    # Counts, not speed: the bench mode plays until its CPU-time budget (0.01 s) is spent and
+    # plays whole batches of 64 games, so it reports at least that budget and one batch.
     assert report["games"] >= 64 and report["plies"] >= 64 * 30 and report["cpu_seconds"] >= 0.01
 
 

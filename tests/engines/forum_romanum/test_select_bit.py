@@ -57,6 +57,8 @@ def test_broadword_select_every_bit_of_edge_words():
         assert (_select_all(bits.select_bit_broadword, xs, ks) == _loop_all(xs, ks)).all()
 
 
+# pdep cannot run where the compile target lacks BMI2 (or has a slow one, where the engine
+# never selects it); the portable select above is checked everywhere.
 @pytest.mark.skipif(not bits.FAST_PDEP, reason="the compile target has no fast pdep")
 def test_pdep_select_matches_the_loop():
     xs, ks = _words(20_000, seed=6)
