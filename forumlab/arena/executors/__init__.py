@@ -17,7 +17,9 @@ The local pool hands a worker several games at once when their agents are cheap
 iteration or node budgets); every game of a batch is reported, watched and faulted on
 its own, as below, and the worker sends its finished games at least every
 ``FLUSH_SECONDS``. When a worker dies, its game in play is continued and the batch's
-other unfinished games are handed out again.
+other unfinished games are handed out again. The Dask executor makes tasks of the same
+batches, each played by a one-process local pool on its Dask worker, so the same holds
+there game by game.
 
 Three executors share the interface:
 
