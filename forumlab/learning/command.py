@@ -21,11 +21,20 @@ import click
                    "'greedy(archetype=civic)' or 'greedy(eval=FILE)'")
 @click.option("--l2", type=click.FloatRange(min=0.0), default=1e-3, show_default=True,
               help="L2 penalty on the standardised weights")
+@click.option("--target", type=click.Choice(["outcome", "move-choice"]), default="outcome", show_default=True,
+              help="fit who won (outcome) or the teacher's move among each position's afterstates "
+                   "(move-choice: what greedy decides)")
+@click.option("--teacher", "teacher_spec", default="brs(nodes=20000)", show_default=True,
+              help="move-choice: the agent whose moves are the targets (give it a node or iteration "
+                   "budget: a time budget makes the file depend on the machine)")
+@click.option("--alternatives", type=click.IntRange(min=1), default=48, show_default=True,
+              help="move-choice: most other legal moves per position in the fit (a uniform sample)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="model file to write (default: print it)")
-def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_spec, l2, output):
-    """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes; the
-    file plays through any search agent as eval=FILE (docs/learning.md)."""
+def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_spec, l2, target,
+          teacher_spec, alternatives, output):
+    """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes or to a
+    teacher's moves; the file plays through any search agent as eval=FILE (docs/learning.md)."""
     import json
     import sys
 
@@ -37,22 +46,38 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
     from ..core.errors import ForumlabError
     from .model import save_model
     from .train import learn as train
+    from .train import learn_choice
 
     try:
+        if output:
+            from ..core.files import check_output_file
+
+            check_output_file(output, "model file")  # before the self-play: never a device or a pipe
         game = load_game(game_name, players=players)
         agent = make_agent(agent_spec)
         if agent.name != "greedy":
             fail(f"--agent must be a greedy spec (self-play runs greedy in the engine), not {agent_spec!r}")
         start_weights = agent.heuristic_weights(game)
+        if target == "move-choice":
+            from ..agents.weights import check_weights_for_game
+
+            check_weights_for_game(make_agent(teacher_spec), game)
     except (ForumlabError, AgentSpecError) as e:
         fail(str(e))
     command = "forumlab learn " + " ".join(sys.argv[sys.argv.index("learn") + 1:]) \
         if "learn" in sys.argv else ""
     with tqdm(total=games * iterations, desc=f"self-play {game_name}", unit="game") as bar:
-        model = train(game, games, seed, epsilon, stride, iterations, l2, command, bar.update,
-                      start_weights)
+        if target == "move-choice":
+            model = learn_choice(game, games, seed, teacher_spec, epsilon, stride, iterations, l2,
+                                 alternatives, command, bar.update, start_weights)
+        else:
+            model = train(game, games, seed, epsilon, stride, iterations, l2, command, bar.update,
+                          start_weights)
     if output:
-        save_model(output, model)
+        try:
+            save_model(output, model)
+        except ForumlabError as e:
+            fail(str(e))
         click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items()))
     else:
         click.echo(json.dumps(model, indent=1, sort_keys=True))

@@ -1,5 +1,10 @@
 """The learned-evaluation file: JSON holding one weight per heuristic term of a game.
 
+Its ``kind`` says what the model is: ``term-weights`` (the only kind so far; a file
+without ``kind`` is one) is a weight per term, evaluated by the game's weighted
+heuristic. ``training`` says how the weights were fitted (``outcome``: who won;
+``move-choice``: a teacher's moves), which changes nothing in how they are used.
+
 Plain Python (json only), so agents can resolve ``eval=`` without compiling anything.
 ``eval=learned`` names the file shipped for the game and player count
 (``forumlab/learning/evals/<game>-<N>p.json``); any other value is a path.
@@ -13,6 +18,8 @@ import os
 from typing import Any
 
 FORMAT = "forumlab-eval/1"
+KIND_TERM_WEIGHTS = "term-weights"
+KINDS = (KIND_TERM_WEIGHTS,)
 LEARNED = "learned"
 EVALS_DIR = os.path.join(os.path.dirname(__file__), "evals")
 
@@ -28,9 +35,11 @@ def shipped_path(game_name: str, players: int | str) -> str:
 
 def save_model(path: str, model: dict[str, Any]) -> None:
     """Write a model dict as JSON (sorted keys, so equal models give equal bytes)."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(model, f, indent=1, sort_keys=True)
-        f.write("\n")
+    from ..core.files import write_file_atomically
+
+    # Complete or not at all, and never renamed over a device or a pipe.
+    write_file_atomically(path, "model file",
+                          lambda f: f.write(json.dumps(model, indent=1, sort_keys=True) + "\n"))
 
 
 def read_model(path: str) -> dict[str, Any]:
@@ -39,15 +48,20 @@ def read_model(path: str) -> dict[str, Any]:
     Raises:
         EvalFileError: unreadable, not JSON, another format, or weights not finite numbers.
     """
+    from ..core.files import MAX_MODEL_BYTES, read_text_file
+
+    # A regular file of bounded size only: a named pipe would block, /dev/zero fill memory.
+    text = read_text_file(path, "evaluation file", MAX_MODEL_BYTES, error=EvalFileError)
     try:
-        with open(path, encoding="utf-8") as f:
-            model = json.load(f)
-    except OSError as e:
-        raise EvalFileError(f"cannot read evaluation file {path!r}: {e.strerror or e}") from None
+        model = json.loads(text)
     except ValueError:
         raise EvalFileError(f"evaluation file {path!r} is not JSON") from None
     if not isinstance(model, dict) or model.get("format") != FORMAT:
         raise EvalFileError(f"evaluation file {path!r} is not a {FORMAT} model")
+    kind = model.get("kind", KIND_TERM_WEIGHTS)
+    if kind not in KINDS:
+        raise EvalFileError(f"evaluation file {path!r} is a model of kind {kind!r}, which this version "
+                            f"cannot evaluate (kinds: {', '.join(KINDS)})")
     weights = model.get("weights")
     if not isinstance(weights, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

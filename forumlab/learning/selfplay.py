@@ -58,3 +58,35 @@ def term_matrix(seat_values, s: np.ndarray, players: int, n_terms: int) -> np.nd
         seat_values(s, w, out)
         matrix[:, k] = out - base
     return matrix
+
+
+
+
+# Terms whose value is not their weight times a fixed amount: Forum Trajanum's ``held``
+# prices the tiles by the weights of the terms they feed (resources, envoys, citizens,
+# prestige, area), so at weight 1 on it and 0 elsewhere it reads the tiles at price 0.
+PRICED_TERMS = {"forum-trajanum": ("held",)}
+
+
+def term_features(game, seat_values, s: np.ndarray, n_terms: int) -> np.ndarray:
+    """The players x terms matrix of ``s`` that move-choice training fits weights to:
+    :func:`term_matrix`, except for a term of :data:`PRICED_TERMS`, whose column is its
+    part of each seat's value at the default weights (every weight 1, less the value
+    with its weight 0): for ``held``, the tiles' worth at the default prices, where
+    :func:`term_matrix` would read them at price 0."""
+    from ..agents.weights import term_names
+
+    players = game.players
+    matrix = term_matrix(seat_values, s, players, n_terms)
+    names = term_names(game)
+    ones = np.ones(n_terms)
+    full = np.zeros(players, dtype=np.float64)
+    out = np.zeros(players, dtype=np.float64)
+    for name in PRICED_TERMS.get(game.name, ()):
+        k = names.index(name)
+        seat_values(s, ones, full)
+        w = ones.copy()
+        w[k] = 0.0
+        seat_values(s, w, out)
+        matrix[:, k] = full - out
+    return matrix

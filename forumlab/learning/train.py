@@ -7,9 +7,30 @@ from typing import Any
 import numpy as np
 
 from .fit import fit_softmax, log_loss, margin_spread
-from .model import FORMAT
+from .model import FORMAT, KIND_TERM_WEIGHTS
 
 MAX_RECORDED = 512  # positions kept per game (every stride-th ply)
+
+
+def recorded_games(game, games: int, seed: int, epsilon: float, stride: int, weights):
+    """Play ``games`` epsilon-greedy games (greedy on the term weights ``weights``; None:
+    the game's own heuristic); yield, per game, its seed, its recorded positions (every
+    ``stride``-th ply, rows of a 2-D array) and its winners."""
+    from ..core.game import State
+    from ..core.rng import derive_seed, make_rng
+    from .selfplay import play_recording
+
+    tag = game.kernels.tag
+    for i in range(games):
+        game_seed = derive_seed(seed, i)
+        array = game.initial_array(game_seed)
+        out = np.empty((MAX_RECORDED, array.shape[0]), dtype=array.dtype)
+        rng = make_rng(derive_seed(game_seed, 1))
+        if weights is None:
+            n = play_recording(tag, array, rng, epsilon, stride, out)
+        else:
+            n = play_recording(tag, array, rng, epsilon, stride, out, weights)
+        yield game_seed, out[:n], State(game, array, game_seed).result()["winners"]
 
 
 def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
@@ -20,26 +41,15 @@ def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
     ``weights``: the greedy's term weights (None: the game's own heuristic).
     """
     from ..agents.weights import term_names
-    from ..core.game import State
-    from ..core.rng import derive_seed, make_rng
-    from .selfplay import play_recording, seat_values_kernel, term_matrix
+    from .selfplay import seat_values_kernel, term_matrix
 
-    tag, n_terms, players = game.kernels.tag, len(term_names(game)), game.players
+    n_terms, players = len(term_names(game)), game.players
     seat_values = seat_values_kernel(game)
     xs, ys = [], []
-    for i in range(games):
-        game_seed = derive_seed(seed, i)
-        array = game.initial_array(game_seed)
-        out = np.empty((MAX_RECORDED, array.shape[0]), dtype=array.dtype)
-        rng = make_rng(derive_seed(game_seed, 1))
-        if weights is None:
-            n = play_recording(tag, array, rng, epsilon, stride, out)
-        else:
-            n = play_recording(tag, array, rng, epsilon, stride, out, weights)
-        winners = State(game, array, game_seed).result()["winners"]
+    for _, rows, winners in recorded_games(game, games, seed, epsilon, stride, weights):
         share = np.zeros(players)
         share[winners] = 1.0 / max(len(winners), 1)
-        for row in out[:n]:
+        for row in rows:
             xs.append(term_matrix(seat_values, row, players, n_terms))
             ys.append(share)
         tick()
@@ -81,8 +91,55 @@ def learn(game, games: int, seed: int, epsilon: float = 0.1, stride: int = 2, it
         x, y = self_play(game, games, derive_seed(seed, it), epsilon, stride, weights, progress)
         weights, stats = fit_model(game, x, y, l2)
         history.append(stats)
-    return {"format": FORMAT, "game": game.name, "players": game.players, "command": command,
+    return {"format": FORMAT, "kind": KIND_TERM_WEIGHTS, "training": "outcome", "game": game.name,
+            "players": game.players, "command": command,
             "settings": {"games": games, "seed": seed, "epsilon": epsilon, "stride": stride,
                          "iterations": iterations, "l2": l2},
+            "weights": {name: round(float(v), 6) for name, v in zip(term_names(game), weights)},
+            "fit": history}
+
+
+def learn_choice(game, games: int, seed: int, teacher_spec: str, epsilon: float = 0.1, stride: int = 2,
+                 iterations: int = 1, l2: float = 1e-3, alternatives: int = 48, command: str = "",
+                 progress: Callable[[], None] = lambda: None,
+                 start_weights: np.ndarray | None = None) -> dict[str, Any]:
+    """Train a model for move choice (docs/learning.md, "Training for move choice"):
+    self-play positions, the teacher's move at each, a conditional logit over the
+    afterstates (:mod:`.choice_fit`). With ``iterations`` > 1 the next games are played
+    by greedy on the latest weights and the fit uses every example so far (the learner
+    meets its own positions).
+
+    Returns:
+        The model as a dict (see :mod:`.model`), ``command`` recorded in it.
+    """
+    from ..agents.weights import term_names
+    from ..api import make_agent
+    from ..core.rng import derive_seed
+    from .choice import choice_examples, stack_examples
+    from .choice_fit import choice_stats, fit_choice
+
+    teacher = make_agent(teacher_spec, seed=derive_seed(seed, "teacher"))
+    weights, examples, history = start_weights, [], []
+    for it in range(iterations):
+        played = recorded_games(game, games, derive_seed(seed, it), epsilon, stride, weights)
+        records = [(game_seed, rows) for game_seed, rows, _ in played]
+        examples += choice_examples(game, records, teacher, alternatives, derive_seed(seed, it, "draws"),
+                                    progress)
+        x, mask, mover = stack_examples(examples)
+        raw = fit_choice(x, mask, mover, l2)
+        flat = x[mask]  # every afterstate as seats x terms: the spread the searches see
+        learned_spread, default_spread = margin_spread(flat, raw), margin_spread(flat, np.ones(len(raw)))
+        weights = raw * (default_spread / learned_spread if learned_spread > 0 else 1.0)
+        learned = choice_stats(x, mask, mover, raw, l2)
+        default = choice_stats(x, mask, mover, np.ones(len(raw)), l2)
+        history.append({"positions": int(len(mover)), "log_loss": learned["log_loss"],
+                        "log_loss_default": default["log_loss"],
+                        "log_loss_uniform": round(float(np.log(mask.sum(axis=1)).mean()), 5),
+                        "agreement": learned["agreement"], "agreement_default": default["agreement"]})
+    return {"format": FORMAT, "kind": KIND_TERM_WEIGHTS, "training": "move-choice", "game": game.name,
+            "players": game.players, "command": command,
+            "settings": {"games": games, "seed": seed, "epsilon": epsilon, "stride": stride,
+                         "iterations": iterations, "l2": l2, "teacher": teacher_spec,
+                         "alternatives": alternatives},
             "weights": {name: round(float(v), 6) for name, v in zip(term_names(game), weights)},
             "fit": history}
