@@ -1,13 +1,17 @@
-"""Tournament games of random agents played by one compiled loop (the runner's fast path).
+"""Tournament games of random or greedy agents played by one compiled loop (the runner's
+fast path).
 
 A seat whose agent is the built-in ``random`` agent moves by its engine's ``random_move``
 drawn from the agent's own stream, on the seat's view of the position (a copy with
-everything hidden from the seat resampled from the game's view stream). When every seat
-of a game is such an agent, :func:`play_random_game` plays the whole game in one numba
-call, the same draws in the same order as the runner's per-ply Python loop
+everything hidden from the seat resampled from the game's view stream); a seat whose
+agent is the built-in ``greedy`` agent with the game's own heuristic weights moves by
+``greedy_move`` on that view, its ties broken from its own stream. When every seat of a
+game holds the same one of these agents, :func:`play_compiled_game` plays the whole game
+in one numba call, the same draws in the same order as the runner's per-ply Python loop
 (:func:`forumlab.arena.runner.run_job`), so the game, its moves and its result are the same;
 only the Python work per ply (a view object, an ``act`` call, the fault policy's checks)
-is gone. A random game of Forum Romanum then costs microseconds instead of milliseconds.
+is gone. A random game of Forum Romanum then costs microseconds instead of milliseconds,
+and a greedy one what its greedy moves cost.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from numba import njit
 from ..core.dispatch import apply_move, current_player, determinize, is_terminal, random_move
 from ..core.rng import next_u64
 from ..search.arrays import copy_into
+from ..search.greedy import greedy_move
 
 # Per game configuration (while the game's notation reads the code alone): move code -> text.
 _memos: dict[tuple[str, str], dict[int, str]] = {}
@@ -57,6 +62,33 @@ def random_seats_kernel(tag, state, view_rng, seat_rngs, hidden, moves, before, 
     return n
 
 
+# A copy of the loop above rather than a flag on it: a flag would compile greedy_move
+# (and the game's heuristic) into the kernel of every random game.
+@njit(cache=True)
+def greedy_seats_kernel(tag, state, view_rng, seat_rngs, hidden, moves, before, counts):
+    """:func:`random_seats_kernel` with greedy seats: the move is ``greedy_move`` on the
+    seat's view (the game's own heuristic weights), ties broken from ``seat_rngs[seat]``."""
+    view = state.copy()
+    n = 0
+    while n < moves.shape[0] and not is_terminal(tag, state):
+        seat = current_player(tag, state)
+        copy_into(view, state)
+        determinize(tag, view, seat, view_rng)
+        if hidden:
+            next_u64(view_rng)
+        move = greedy_move(tag, view, seat_rngs[seat])
+        copy_into(before[n], state)
+        apply_move(tag, state, move)
+        moves[n] = move
+        counts[seat] += 1
+        n += 1
+    return n
+
+
+# The agents whose games are played by one compiled loop, and their loops.
+KERNELS = {"random": random_seats_kernel, "greedy": greedy_seats_kernel}
+
+
 # Buffers reused from game to game (a fresh quarter megabyte per game cost more in page
 # faults than the game itself): (plies, state length) -> (moves, positions before them).
 _buffer_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -70,12 +102,13 @@ def _buffers(chunk: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     return buffers
 
 
-def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: np.ndarray,
-                     counts: np.ndarray, chunk: int = 512) -> list[str]:
-    """Play a game whose seats are all random agents to its end; its moves in notation.
+def play_compiled_game(game, agent: str, array: np.ndarray, view_rng: np.ndarray, seat_rngs: np.ndarray,
+                       counts: np.ndarray, chunk: int = 512) -> list[str]:
+    """Play a game whose seats all hold the agent ``agent`` to its end; its moves in notation.
 
     Args:
         game: the configured game (its kernels' tag selects the compiled kernels).
+        agent: a name of :data:`KERNELS`: ``random`` or ``greedy`` (with the game's own weights).
         array: the starting position, played on in place.
         view_rng: the game's view stream (``make_rng(derive_seed(seed, "views"))``).
         seat_rngs: one row per seat, each the seat's agent stream (``make_rng(agent seed)``).
@@ -86,6 +119,7 @@ def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: n
         The moves played, as ``game.format_move`` writes them.
     """
     tag = game.kernels.tag
+    kernel = KERNELS[agent]
     hidden = not game.perfect_information
     moves, before = _buffers(chunk, array.shape[0])
     texts: list[str] = []
@@ -94,7 +128,7 @@ def play_random_game(game, array: np.ndarray, view_rng: np.ndarray, seat_rngs: n
     if not notation_reads_position(game):
         memo = _memos.setdefault((game.name, repr(sorted(game.config.items()))), {})
     while True:
-        n = random_seats_kernel(tag, array, view_rng, seat_rngs, hidden, moves, before, counts)
+        n = kernel(tag, array, view_rng, seat_rngs, hidden, moves, before, counts)
         codes = moves[:n].tolist()
         if memo is None:
             texts.extend(game.format_move(before[i], code) for i, code in enumerate(codes))

@@ -228,36 +228,46 @@ def _create_agent(spec: str, seed: int) -> Agent:
     return _agent_class(name)(seed=seed, **params)
 
 
-def _random_seat_seeds(job: GameJob) -> list[int] | None:
-    """The agent seeds of a game that :mod:`forumlab.arena.compiled_play` can play, else
-    None: a fresh game (not a continuation), no fault so far, no move time to judge, and
-    the built-in random agent, unchanged, in every seat (it cannot fault: its move is the
-    engine's own legal ``random_move``; its constructor only checks the seed)."""
-    if not COMPILED_RANDOM_GAMES or job.resume_moves or job.prior_faults or job.move_time > 0:
+def _compiled_seats(job: GameJob) -> tuple[str, list[int]] | None:
+    """The agent and the agent seeds of a game that :mod:`forumlab.arena.compiled_play` can
+    play, else None: a fresh game (not a continuation), no fault so far, no move time to
+    judge, and one built-in agent of :func:`_plain_cheap`, unchanged, in every seat (it
+    cannot fault: its move is the engine's own legal ``random_move`` or the best of the
+    engine's legal moves; its constructor only checks the seed)."""
+    if not COMPILED_GAMES or job.resume_moves or job.prior_faults or job.move_time > 0:
         return None
-    seeds = []
+    names, seeds = set(), []
     for spec, seed in zip(job.specs, job.agent_seeds):
-        plain = _plain_random.get(spec)
+        plain = _plain_agents.get(spec)
         if plain is None:
-            plain = _plain_random[spec] = _is_plain_random(spec)
+            plain = _plain_agents[spec] = _plain_cheap(spec)
         if plain is False:
             return None  # (a bad spec: the per-ply path records the seat's fault)
-        seeds.append(seed if plain is True else plain)
-    return seeds
+        names.add(plain[0])
+        seeds.append(seed if plain[1] is True else plain[1])
+    # One agent in every seat: the compiled loop's time is shared among the seats by their
+    # moves, which is fair only when every seat's move costs alike.
+    return (names.pop(), seeds) if len(names) == 1 else None
 
 
-# spec -> True (the random agent, unchanged), its own seed (the same with a seed= of its
-# own), or False (anything else)
-_plain_random: dict[str, bool | int] = {}
+# spec -> (agent name, True) for the random agent or the greedy one with the game's own
+# weights, unchanged; (agent name, its own seed) for the same with a seed= of its own;
+# False for anything else
+_plain_agents: dict[str, tuple[str, bool | int] | bool] = {}
 
 
-def _is_plain_random(spec: str) -> bool | int:
+def _plain_cheap(spec: str) -> tuple[str, bool | int] | bool:
+    from ..agents.greedy import GreedyAgent
+
     try:
         name, params = parse_spec(spec)
         own = check_seed(params.pop("seed")) if "seed" in params else True
-        return own if not params and _agent_class(name) is RandomAgent else False
+        cls = _agent_class(name)
     except AgentSpecError:
         return False
+    if params or cls not in (RandomAgent, GreedyAgent):
+        return False
+    return ("random" if cls is RandomAgent else "greedy", own)
 
 
 def _game_of(job: GameJob) -> Game:
@@ -327,26 +337,26 @@ class _Tally:
 
 
 # Set to False to play every game through the per-ply loop (tests compare the two).
-COMPILED_RANDOM_GAMES = True
+COMPILED_GAMES = True
 
 
-def _play_compiled(game: Game, job: GameJob, seeds: list[int], tally: _Tally,
+def _play_compiled(game: Game, job: GameJob, agent: str, seeds: list[int], tally: _Tally,
                    report) -> tuple[State, list[str]]:
-    """Play the game of random seats in one compiled call; the final state and the
-    moves. The
+    """Play the game whose seats all hold ``agent`` in one compiled call; the final state
+    and the moves. The
     compiled loop's time is shared among the seats by their moves (single moves are
     not timed, so no CPU or longest-move figures are kept)."""
     import numpy as np
 
-    from .compiled_play import play_random_game
+    from .compiled_play import play_compiled_game
 
     state = game.new_state(job.seed)
     report(int(state.current_player), 1, (), (), tally.seconds, tally.counts)
     counts = np.zeros(game.players, dtype=np.int64)
-    rngs = np.stack([make_rng(seed) for seed in seeds])  # the random agents' own streams
+    rngs = np.stack([make_rng(seed) for seed in seeds])  # the agents' own streams
     view_rng = make_rng(derive_seed(job.seed, "views"))
     t0 = time.perf_counter()
-    moves = play_random_game(game, state.array, view_rng, rngs, counts)
+    moves = play_compiled_game(game, agent, state.array, view_rng, rngs, counts)
     elapsed = time.perf_counter() - t0
     plies = max(1, len(moves))
     tally.counts = [int(c) for c in counts]
@@ -396,9 +406,10 @@ def _play_plies(game: Game, job: GameJob, agents: list[Agent | None], faults: li
 def run_job(job: GameJob) -> GameOutcome:
     """Play the game of ``job`` to the end (or on from its resume moves).
 
-    A game whose seats are all the built-in random agent is played by one compiled
-    loop (:mod:`forumlab.arena.compiled_play`): the same moves and result, without the
-    Python work per ply.
+    A game whose seats all hold the built-in random agent, or all the built-in greedy
+    agent with the game's own weights, is played by one compiled loop
+    (:mod:`forumlab.arena.compiled_play`): the same moves and result, without the Python
+    work per ply.
 
     Args:
         job: the planned game; a continuation when ``job.resume_moves`` or
@@ -413,10 +424,10 @@ def run_job(job: GameJob) -> GameOutcome:
     game = _game_of(job)
     faults: list[Fault] = list(job.prior_faults)
     tally = _Tally.for_job(job, game.players)
-    seeds = _random_seat_seeds(job)
+    compiled = _compiled_seats(job)
     agents: list[Agent | None] = []
-    if seeds is not None:
-        state, moves = _play_compiled(game, job, seeds, tally, report)
+    if compiled is not None:
+        state, moves = _play_compiled(game, job, *compiled, tally, report)
         faulty, timed = set(), False
     else:
         ctrl_c = CtrlC()

@@ -84,20 +84,40 @@ def test_batch_sizes_follow_the_agents_declared_cost():
 # ---------------------------------------------------------------- same games
 
 
+@pytest.mark.parametrize("agent", ["random", "greedy", "greedy(seed=8)"])
 @pytest.mark.parametrize("game,players", [("forum-romanum", 3), ("forum-romanum", 2), ("forma", 2),
                                           ("foundations-of-rome", 3), ("forum-trajanum", 2)])
-def test_compiled_random_games_are_the_per_ply_runners_games(monkeypatch, game, players):
-    d = TournamentDefinition(game=game, config={"players": players}, agents=(PoolEntry("random", "random"),),
+def test_compiled_games_are_the_per_ply_runners_games(monkeypatch, game, players, agent):
+    d = TournamentDefinition(game=game, config={"players": players}, agents=(PoolEntry(agent, agent),),
                              games_per_lineup=2, rotations="balanced", seed=11)
     jobs = plan(d)
+    assert runner._compiled_seats(jobs[0])[0] == agent.split("(")[0]
     fast = [runner.run_job(job) for job in jobs]
-    monkeypatch.setattr(runner, "COMPILED_RANDOM_GAMES", False)
+    monkeypatch.setattr(runner, "COMPILED_GAMES", False)
     slow = [runner.run_job(job) for job in jobs]
     for a, b in zip(fast, slow):
         assert [getattr(a, f) for f in RESULT_FIELDS] == [getattr(b, f) for f in RESULT_FIELDS]
     # The compiled games share their measured time among the seats by moves.
     # (the shape of the timing fields, not their values: no speed is asserted)
     assert all(len(o.move_seconds) == players and not o.move_cpu_seconds for o in fast)
+
+
+def test_only_one_plain_cheap_agent_in_every_seat_is_played_compiled():
+    job = plan(self_play())[0]
+
+    def compiled(*specs, **fields):
+        return runner._compiled_seats(job.__class__(**{**job.__dict__, "specs": specs, **fields}))
+
+    assert compiled("random", "random(seed=4)", "random") == ("random", [*job.agent_seeds[:1], 4,
+                                                                         *job.agent_seeds[2:]])
+    assert compiled("greedy", "greedy", "greedy")[0] == "greedy"
+    # Mixed seats stay on the per-ply loop: it times each seat's moves apart.
+    assert compiled("random", "greedy", "greedy") is None
+    # Weights of its own: not the kernel's default heuristic.
+    assert compiled("greedy", "greedy(archetype=builder)", "greedy") is None
+    assert compiled("greedy", "greedy", "mcts(iterations=10)") is None
+    assert compiled("greedy", "greedy", "greedy", move_time=1.0) is None
+    assert compiled("greedy", "greedy", "greedy", resume_moves=("a1",)) is None
 
 
 def test_batched_run_records_the_rows_of_an_unbatched_run_and_of_the_per_ply_runner(
@@ -108,7 +128,7 @@ def test_batched_run_records_the_rows_of_an_unbatched_run_and_of_the_per_ply_run
         m.setattr(local_pool._RunState, "next_batch", lambda state: [state.pending.popleft()])
         run_tournament(d, tmp_path / "unbatched.db", workers=2, progress=False)
     with monkeypatch.context() as m:
-        m.setattr(runner, "COMPILED_RANDOM_GAMES", False)
+        m.setattr(runner, "COMPILED_GAMES", False)
         run_tournament(d, tmp_path / "inline.db", workers=0, progress=False)
     batched = rows(tmp_path / "batched.db")
     assert len(batched) == 60
