@@ -141,6 +141,20 @@ def ratings_figure(section: ReportSection) -> str:
     return svg_uri(fig)
 
 
+def _plain_log_labels(axis) -> None:
+    """Label a log-scale axis with plain numbers (0.1, 1, 10, 100; minor ticks too where the
+    axis spans too few decades for its major ones). Its default labels are mathtext
+    (``$\\mathdefault{10^{2}}$``), which :func:`literal_text` would print as their source."""
+    from matplotlib.ticker import LogFormatter
+
+    class Plain(LogFormatter):
+        def _num_to_string(self, x, vmin, vmax):
+            return f"{x:g}"
+
+    axis.set_major_formatter(Plain())
+    axis.set_minor_formatter(Plain(labelOnlyBase=False))
+
+
 @literal_text
 def times_figure(section: ReportSection) -> str | None:
     """Wall-clock milliseconds per move per agent: the mean (bar) and the longest move (dot;
@@ -162,6 +176,7 @@ def times_figure(section: ReportSection) -> str | None:
     ax.plot(worst, y, "o", color="C3",
             label="longest move" if complete else "longest move (or slowest game's mean)")
     ax.set_xscale("log")
+    _plain_log_labels(ax.xaxis)
     ax.set_yticks(y, order)
     ax.set_xlabel("milliseconds per move (wall clock)")
     ax.legend(fontsize=8, loc="lower right")
