@@ -4,8 +4,9 @@ Games of different tournaments can be pooled when they are games of the same thi
 same game with the same config (player count and options), and every agent label meaning
 the same agent spec in every file, so that one strength parameter per label is the right
 model. Files that break either rule are refused with one line naming the difference;
-so is a file given twice, or two files of the very same tournament definition (the same
-seeds: the same games, which pooling would count twice).
+so is a file given twice, two files of the very same tournament definition (the same
+seeds: the same games, which pooling would count twice), or two files of one tournament at
+different sizes (a copy extended with a larger ``--games`` holds every game of its original).
 
 Game keys and rotation groups are prefixed with the file's name when several files are
 pooled, so that a game stays identifiable (``a.db:L0001-G000-R00``).
@@ -59,6 +60,24 @@ def _prefixes(paths: Sequence[str]) -> list[str]:
     return [str(p) for p in paths]
 
 
+def _refuse_shared_games(per_file: list) -> None:
+    """Refuse two files of one tournament at different sizes: a copy extended with a larger
+    ``--games`` differs from its original only in ``games_per_lineup``, and every game of
+    the smaller file is one of the larger file's (the same key, seeds and seating)."""
+    from .store import tournament_id
+
+    seen: dict[str, tuple[str, set[str]]] = {}
+    for path, outcomes, definition, _, _ in per_file:
+        base = tournament_id({k: v for k, v in definition.items() if k != "games_per_lineup"})
+        keys = {o.key for o in outcomes}
+        if base in seen:
+            other, other_keys = seen[base]
+            raise ConfigError(f"{path} and {other} share {len(keys & other_keys)} games (one tournament, "
+                              "one file extending a copy of the other); pooling them would count those "
+                              "games twice")
+        seen[base] = (path, keys)
+
+
 def load_results(paths: str | os.PathLike | Iterable[str | os.PathLike],
                  merges: Iterable[str] = ()) -> PooledResults:
     """Read one results file, or several compatible ones, with labels merged as asked.
@@ -76,7 +95,7 @@ def load_results(paths: str | os.PathLike | Iterable[str | os.PathLike],
         ForumlabError: a file holds no finished game.
         ConfigError: no file, a file given twice, files of different games or configs, a
             label with different specs in different files, two files of the same
-            tournament definition, or a bad merge.
+            tournament definition or sharing games, or a bad merge.
     """
     from .store import ResultStore, tournament_id
 
@@ -120,6 +139,7 @@ def load_results(paths: str | os.PathLike | Iterable[str | os.PathLike],
                     where = "in one file" if known[1] == path else f"in {known[1]} and {path}"
                     raise ConfigError(f"cannot pool: label {label!r} means {known[0]!r} and {spec!r} "
                                       f"{where}; a label must name the same agent spec in every file")
+    _refuse_shared_games(per_file)
     pooled: list[GameOutcome] = []
     if len(per_file) == 1:
         pooled = list(per_file[0][1])
