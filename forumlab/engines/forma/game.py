@@ -86,7 +86,8 @@ def _check_tower(tower: str | None, options: dict) -> str | None:
 
 
 class Forma(Game):
-    """Forma for 2-4 players on a 20x20 board with obstacles."""
+    """Forma for 2-4 players on a 20x20 board with obstacles. Rules, notation and options for
+    players: ``docs/games/forma.md``."""
 
     name = "forma"
     format_move_reads_position = False  # a move's text depends on its code alone

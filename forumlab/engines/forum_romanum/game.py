@@ -36,7 +36,8 @@ MAX_ROUNDS_LIMIT = 10**9
 
 
 class ForumRomanum(Game):
-    """Forum Romanum for 2-6 players; ``max_rounds`` caps the game (0 = no cap)."""
+    """Forum Romanum for 2-6 players; ``max_rounds`` caps the game (0 = no cap). Rules, notation
+    and options for players: ``docs/games/forum-romanum.md``."""
 
     name = "forum-romanum"
     format_move_reads_position = False  # a move's text depends on its code alone

@@ -1,6 +1,8 @@
 """Forum Trajanum: the Python facade (options, notation, rendering, results).
 
-Rules: ``shared/rules/forum-trajanum.md`` (the authority). Options: ``players`` 2-4
+Rules: ``shared/rules/forum-trajanum.md`` (the authority); for players, the rules, the
+notation and every decision this project made are in ``docs/games/forum-trajanum.md`` of
+the repository. Options: ``players`` 2-4
 (default 3), ``intro`` (bool, default false), ``setup`` ``"choose"`` (default) or
 ``"fixed"``. Notation: the spec's, strict (:mod:`.notation`).
 
@@ -51,7 +53,8 @@ SETUP_MODES = ("choose", "fixed")
 
 
 class ForumTrajanum(Game):
-    """Forum Trajanum for 2-4 players (standard edition of the project's spec)."""
+    """Forum Trajanum for 2-4 players (standard edition of the project's spec). Rules, notation
+    and options for players: ``docs/games/forum-trajanum.md``."""
 
     name = "forum-trajanum"  # setup.GAME_NAME, which seeds the game's RNG (a test checks they agree)
     format_move_reads_position = False  # a move's text depends on its code alone

@@ -1,7 +1,8 @@
 """Foundations of Rome: the Python facade (options; glue to notation, rendering, results).
 
 Rules: ``shared/rules/foundations-of-rome.md``: the base game, the ``draft`` option,
-every module and the Will of the Consul.
+every module and the Will of the Consul; for players, the rules, the notation and every
+decision this project made are in ``docs/games/foundations-of-rome.md`` of the repository.
 
 Options: ``players`` 2-5 (1-4 with the Consul), ``modules`` (a list from "monuments",
 "trading", "stealing", "objectives", "invocations", "roles"), ``objectives``
@@ -98,7 +99,9 @@ def _silver_per_seat(silver: list[int] | None, options: dict) -> list[int]:
 
 
 class FoundationsOfRome(Game):
-    """Foundations of Rome for 2-5 players (base game, draft, Monuments)."""
+    """Foundations of Rome for 2-5 players: the base game, the draft, all six modules and the
+    Will of the Consul. Rules, notation and options for players:
+    ``docs/games/foundations-of-rome.md``."""
 
     name = "foundations-of-rome"
     tensor_module = "forumlab.engines.foundations_of_rome.tensor"
