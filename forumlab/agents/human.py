@@ -7,6 +7,8 @@ determinization from its seat, never the true state) and reads commands until on
 legal move. Commands (``help`` lists them at the prompt):
 
 - a move in the game's own notation (parsed by the game's parser, checked for legality);
+  words in another order than the notation's (``take b3 c1`` for ``take c1 b3``) name the
+  one legal move with those words, and the agent says how it read them;
 - ``moves [PREFIX]`` (or ``?``): the legal moves, numbered, those starting with PREFIX
   only, a page at a time (``more`` shows the next page); a number plays the move listed
   with it (a text that is itself a legal move wins over a number);
@@ -358,6 +360,11 @@ class HumanAgent(Agent):
                 return int(codes[number - 1])
             _say(f"no move numbered {number}: there are {len(codes)} legal moves ('moves' lists them)")
             return None
+        reordered = _same_words_reordered(state, text)
+        if reordered is not None:
+            code, notation = reordered
+            _say(f"(read {text!r} as {notation!r}, the order the notation writes it in)")
+            return code
         _say(f"not a legal move: {problem}; 'moves' lists the legal moves, 'help' the commands")
         return None
 
@@ -425,6 +432,24 @@ class HumanAgent(Agent):
             _say("nothing to undo: you have not moved yet")
             return
         raise UndoRequest(seat)
+
+
+def _words(text: str) -> list[str]:
+    return sorted(w for w in re.split(r"[\s,]+", text.strip()) if w)
+
+
+def _same_words_reordered(state: State, text: str) -> tuple[int, str] | None:
+    """The one legal move whose notation has the words of ``text`` in another order, with
+    that notation; None when no move or several have. A person types a pair in the order
+    the prompt names its parts (Forum Trajanum's draft: ``take b3 c1`` for street cards Cb
+    then R1), the notation writes it in reading order (``take c1 b3``). One-word moves
+    (most notations) are never reordered."""
+    words = _words(text)
+    if len(words) < 2:
+        return None
+    found = [(int(code), notation) for code, notation in zip(state.legal_moves(), state.legal_move_texts())
+             if _words(notation) == words]
+    return found[0] if len(found) == 1 else None
 
 
 def _stdin_is_terminal() -> bool:
