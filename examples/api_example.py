@@ -34,9 +34,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         report = forumlab.run_tournament("forum-romanum", ["random", "greedy", "mcts(iterations=100)"],
                                          Path(tmp) / "t.db", players=3, workers=0)
+        # The intervals `forumlab ratings` prints: two agents whose intervals do not overlap
+        # differ with a likelihood of superiority of about 0.975 or more; * marks an agent
+        # the games cannot place (it never finished ahead of the rest, or never behind), so the
+        # prior sets its distance.
         for agent in report["agents"]:
-            print(f'{agent["agent"]}: {agent["elo"]:+.0f} Elo [{agent["elo_low"]:+.0f}, '
-                  f'{agent["elo_high"]:+.0f}], win rate {agent["win_rate"]:.2f}')
+            mark = "*" if agent["separated"] else ""
+            print(f'{agent["agent"]}: {agent["elo"]:+.0f}{mark} Elo [{agent["comparison_low"]:+.0f}, '
+                  f'{agent["comparison_high"]:+.0f}], win rate {agent["win_rate"]:.2f}')
 
 
 if __name__ == "__main__":  # tournament workers import this module
