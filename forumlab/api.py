@@ -230,8 +230,8 @@ def ratings(db: str | Path | Sequence[str | Path], anchor: str | None = None,
     Args:
         db: a results file, or a list of them: same game and config, and each label the
             same agent spec in every file.
-        anchor: the label rated 0 Elo (default: the reference, the connected agent the
-            games place best; never an agent the games cannot place).
+        anchor: the label rated 0 Elo (default: the reference, the connected agent whose
+            distances the games measure most precisely; never an agent the games cannot place).
         merge: ``"NAME=LABEL,LABEL"`` strings: labels of one spec rated as one agent
             (``ratings --merge``).
 

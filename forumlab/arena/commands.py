@@ -348,8 +348,8 @@ def resume(db, workers, scheduler, progress, quiet):
 @click.option("--matrix", is_flag=True,
               help="Also print the head-to-head and likelihood-of-superiority matrices.")
 @click.option("--anchor", default=None,
-              help="Agent at Elo 0 (default: the reference, the agent the games place best among those "
-                   "they connect; never one marked *).")
+              help="Agent at Elo 0 (default: the reference, of the agents the games connect the one whose "
+                   "distances they measure most precisely; never one marked *).")
 @click.option("--merge", "merges", multiple=True, metavar="NAME=LABEL,LABEL[,...]",
               help="Rate these labels as one agent called NAME (repeatable): copies of one spec, e.g. a "
                    "gauntlet field's fast1, fast2, fast3; the labels must have played the same spec.")

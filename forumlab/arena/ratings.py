@@ -631,9 +631,13 @@ def scale_note(r: Ratings) -> str:
         The note (no trailing newline).
     """
     fit = r.fit
-    if fit.anchor == r.reference:
-        zero = (f"Elo 0 = {fit.anchor}, the reference (of the agents the games connect, the one they "
-                "place best).")
+    if fit.anchor == r.reference and r.separation.main is None:
+        zero = (f"Elo 0 = {fit.anchor}, the reference: no one group of agents the games connect is the "
+                "largest (*), so of all agents the one whose distances to the others are narrowest (a point "
+                "of the scale, not a rank).")
+    elif fit.anchor == r.reference:
+        zero = (f"Elo 0 = {fit.anchor}, the reference: of the agents the games connect, the one whose "
+                "distances to the others they measure most precisely (a point of the scale, not a rank).")
     else:
         zero = f"Elo 0 = {fit.anchor} (the anchor asked for); the reference would be {r.reference}."
     return (f"{zero} Interval: Elo +- {COMPARISON_Z:.2f} quasi-sd (Firth & de Menezes 2004), whatever "

@@ -8,8 +8,8 @@ import click
 @click.argument("dbs", metavar="DB...", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--output", "-o", required=True, type=click.Path(), help="The HTML file to write.")
 @click.option("--anchor", default=None,
-              help="Agent at Elo 0 (default: the reference, the agent the games place best among those "
-                   "they connect; never one marked *).")
+              help="Agent at Elo 0 (default: the reference, of the agents the games connect the one whose "
+                   "distances they measure most precisely; never one marked *).")
 @click.option("--merge", "merges", multiple=True, metavar="NAME=LABEL,LABEL[,...]",
               help="Rate these labels as one agent called NAME (repeatable), as in 'forumlab ratings'.")
 def report(dbs, output, anchor, merges):
