@@ -48,3 +48,18 @@ def test_the_engine_links_the_players_page(name):
     for what, doc in (("the Game class", cls.__doc__), ("the facade module", module.__doc__),
                       ("the engine package", package.__doc__)):
         assert link in (doc or ""), f"{what} of {name} does not name {link}"
+
+
+# An Elo figure with its interval ("+167 [+58, +276]"), a win rate or a game count with its seed:
+# the marks of an experiment's result, which belong in docs/results.md and docs/notebook/.
+EXPERIMENT = re.compile(r"[+-]\d+ \[[+-]?\d+, [+-]?\d+\]|\bElo\b|\bwin rate\b|\d+ games\b|\bseeds? \d+")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_game_class_holds_no_experiment_history(name):
+    """The game's facade (where its tuned ``mcts`` defaults are declared) says where the
+    figures are, and holds none of them."""
+    path = Path(importlib.import_module(get_game_class(name).__module__).__file__)
+    hits = [f"{path.name}:{n}: {line.strip()}" for n, line in enumerate(path.read_text().split("\n"), 1)
+            if EXPERIMENT.search(line)]
+    assert not hits, "experiment results in the game class (they belong in docs/results.md):\n" + "\n".join(hits)
