@@ -20,8 +20,9 @@ Prints one JSON object:
   its view, as in :func:`forumlab.play`): wall seconds, CPU seconds of this process,
   each agent's move seconds, plies and scores.
 - ``forma_cli``: the same pairing as a user runs it, ``forumlab play forma -p 2 -a
-  mybot:OnePly,greedy`` in a temporary directory holding a copy of the example as
-  ``mybot.py``: wall seconds of the whole command (start-up included).
+  mybot:OnePly,greedy`` (this checkout's) in a temporary directory holding a copy of the
+  example as ``mybot.py``: wall seconds of the whole command (start-up included); a
+  command that fails stops the benchmark with its error instead of giving a time.
 - ``load``: the 1-minute load average and the core count at start and end, since
   the wall times depend on what else the machine runs.
 """
@@ -189,16 +190,28 @@ def forma_game(seed: int) -> dict:
 
 
 def forma_cli(seed: int) -> dict:
-    """``forumlab play forma -p 2 -a mybot:OnePly,greedy`` beside a copy of the example."""
+    """``forumlab play forma -p 2 -a mybot:OnePly,greedy`` beside a copy of the example.
+
+    Runs this checkout's ``forumlab`` (its command-line entry point, with the checkout first
+    on the import path), not whatever ``forumlab`` script the PATH holds, which may belong to
+    another checkout or to an install that is gone.
+
+    Raises:
+        click.ClickException: the command failed (its last line of standard error is named).
+    """
+    args = ["play", "forma", "-p", "2", "--seed", str(seed), "-a", "mybot:OnePly,greedy"]
+    command = [sys.executable, "-c", "from forumlab.cli import main; main()", *args]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
+                                                        if p)}
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copy(EXAMPLE, Path(tmp) / "mybot.py")
-        command = ["forumlab", "play", "forma", "-p", "2", "--seed", str(seed), "-a", "mybot:OnePly,greedy"]
-        if shutil.which("forumlab") is None:
-            command = [sys.executable, "-c", "from forumlab.cli import main; main()", *command[1:]]
         t0 = time.perf_counter()
-        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
+        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, env=env)
         seconds = time.perf_counter() - t0
-    return {"command": " ".join(command), "wall_seconds": round(seconds, 2), "exit_code": done.returncode,
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(nothing on standard error)"])[-1]
+        raise click.ClickException(f"forumlab {' '.join(args)} failed (exit code {done.returncode}): {last}")
+    return {"command": "forumlab " + " ".join(args), "wall_seconds": round(seconds, 2), "exit_code": 0,
             "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
 
 
