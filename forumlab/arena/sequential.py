@@ -241,8 +241,12 @@ def format_sprt(record: dict[str, Any] | None, definition: dict[str, Any]) -> st
         The text (no trailing newline).
     """
     s = SprtSettings.from_json(definition["sprt"])
-    head = (f"SPRT for {definition['candidate']}: H0 elo <= {s.elo0:g}, H1 elo >= {s.elo1:g}, "
-            f"alpha {s.alpha:g}, beta {s.beta:g}: ")
+    candidate = definition["candidate"]
+    # Against the whole field: with a weak agent in it, the candidate's "elo" is far above
+    # its distance to the strongest opponent, which the table shows.
+    head = (f"SPRT for {candidate} against the whole field (elo: the Elo equivalent of the share of "
+            f"opponents {candidate} finished ahead of, not a difference of the table's Elo): "
+            f"H0 elo <= {s.elo0:g}, H1 elo >= {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g}: ")
     if record is None:
         return head + "not decided yet (forumlab tournament resume DB continues the test)"
     verdict = {H1: "accepted H1", H0: "accepted H0"}.get(record["decision"], "undecided")
