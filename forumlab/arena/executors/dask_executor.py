@@ -23,7 +23,8 @@ batched run records the rows of an unbatched one, and ``resume`` (which plans th
 missing games in batches of its own) completes a run exactly. A batch's outcomes come
 back when its task ends, so killing the tournament process loses the batches in flight:
 cheap games only, at most :data:`~forumlab.arena.jobs.RANDOM_BATCH` of them per task
-(milliseconds of play), fewer when the games are few beside the cluster's threads.
+(a fraction of a second of play), fewer when the games are few beside the cluster's
+threads.
 
 What Dask itself still handles: if a whole Dask worker is lost (its machine, the
 OOM killer), the scheduler runs its tasks again elsewhere, from the start (games
