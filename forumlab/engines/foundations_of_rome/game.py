@@ -196,6 +196,20 @@ class FoundationsOfRome(Game):
             return None
         return self.format_move(array, move)
 
+    def move_words(self, before: np.ndarray, move: int, after: np.ndarray, seat: int) -> str:
+        """A main action in words as told to ``seat`` ("" for a move secret from it and for
+        the modules' moves; :func:`.words.move_words`)."""
+        from .words import move_words
+
+        text = self.move_seen_by(before, move, seat)
+        return "" if text is None else move_words(before, after, text)
+
+    def legend(self) -> str:
+        """What the letters, codes and figures of the board picture mean."""
+        from .words import LEGEND
+
+        return LEGEND
+
     # ---- results -------------------------------------------------------------------
     def plies(self, array: np.ndarray) -> int:
         return int(array[PLY])
