@@ -232,13 +232,10 @@ def _fsync_dir(path: Path) -> None:
 def check_header(path: Path) -> None:
     """Refuse anything that is not an SQLite file carrying our application id, reading the
     raw header only (so SQLite never touches, e.g., rolls back a journal of, a foreign file)."""
-    if os.path.isdir(path):
-        raise StoreError(f"{path} is a directory, not a forumlab results file")
-    try:
-        with open(path, "rb") as f:
-            header = f.read(100)
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    from ..core.files import read_file_head
+
+    # A regular file only: a named pipe would block the open, a device be read.
+    header = read_file_head(path, "results file", 100, error=StoreError)
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
         raise StoreError(f"{path} is not a forumlab results file (or is corrupt)")
     if int.from_bytes(header[68:72], "big") != APPLICATION_ID:

@@ -33,7 +33,11 @@ MAX_TOML_BYTES = 1024 * 1024
 #: A command file of the human agent: one short command per ply, at most a few thousand
 #: plies per game. 4 MiB is hundreds of thousands of lines.
 MAX_COMMAND_BYTES = 4 * 1024 * 1024
-#: Any other text input read whole.
+#: A learned-evaluation (model) file: one weight per heuristic term and how it was made,
+#: a few kilobytes. 1 MiB is thousands of terms.
+MAX_MODEL_BYTES = 1024 * 1024
+#: Any other text input read whole (a tuning log: one line per evaluation, a few hundred
+#: bytes each, so 64 MiB is far beyond the largest budget).
 MAX_TEXT_BYTES = 64 * 1024 * 1024
 
 
@@ -133,6 +137,35 @@ def read_bytes_file(path: str | os.PathLike, what: str, max_bytes: int = MAX_TEX
     return data
 
 
+def read_file_head(path: str | os.PathLike, what: str, count: int,
+                   *, error: type[ForumlabError] = ConfigError) -> bytes:
+    """The first ``count`` bytes of a regular file of any size (a header to recognise it by).
+
+    Args:
+        path: the file.
+        what: what the file is, for messages.
+        count: how many bytes to read at most.
+        error: the exception class raised.
+
+    Returns:
+        Up to ``count`` bytes (fewer if the file is shorter).
+
+    Raises:
+        ConfigError (or ``error``): see :func:`check_input_file`; also a file that cannot be read.
+    """
+    target = check_input_file(path, what, error=error)
+    try:
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            _check_input_info(os.fstat(fh.fileno()), path, what, None, error)
+            return fh.read(count)
+    except OSError as exc:
+        raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
+
+
 def read_text_file(path: str | os.PathLike, what: str, max_bytes: int = MAX_TEXT_BYTES,
                    *, error: type[ForumlabError] = ConfigError, errors: str = "strict",
                    hint: str = "") -> str:
@@ -187,8 +220,20 @@ def check_output_file(path: str | os.PathLike, what: str) -> Path:
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise ConfigError(f"cannot write the {what} {path}: it is {_kind(info.st_mode)}, "
                           "not a regular file")
-    if not Path(os.path.realpath(target)).parent.is_dir():
+    if info is None and os.path.islink(target):
+        # Writing through a link to nothing would make a file elsewhere, under another name.
+        raise ConfigError(f"cannot write the {what} {path}: it is a symbolic link to "
+                          f"{os.readlink(target)}, which does not exist")
+    real = Path(os.path.realpath(target))
+    if not real.parent.is_dir():
         raise ConfigError(f"cannot write the {what} {path}: its directory does not exist")
+    # Checked before any work, so a long run does not end in a file it cannot write. The
+    # file is replaced by a rename, which its own permissions would not stop: a file the
+    # user may not write is refused as open() would refuse it.
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write the {what} {path}: its directory is not writable")
+    if info is not None and not os.access(real, os.W_OK):
+        raise ConfigError(f"cannot write the {what} {path}: the file is not writable")
     return target
 
 

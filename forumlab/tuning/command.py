@@ -83,6 +83,6 @@ def confirm_path(db: str | None, tmp: list[str]) -> str:
 def write_out(path: str | None, result: dict) -> None:
     """The result as JSON at ``path`` (if given)."""
     if path is not None:
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
-            f.write("\n")
+        from ..core.files import write_file_atomically
+
+        write_file_atomically(path, "result", lambda f: f.write(json.dumps(result, indent=1) + "\n"))

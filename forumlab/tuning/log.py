@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..core.files import check_output_file, read_text_file
 
 
 class TuneLog:
@@ -20,15 +21,17 @@ class TuneLog:
         self._cut = False  # the file ends inside a line (a killed write)
         if path is None:
             return
-        if os.path.exists(path) and os.path.getsize(path) > 0:
+        # An existing log must be a regular file (a pipe would block, /dev/zero fill memory);
+        # a new one is made only where a regular file may be written.
+        if os.path.lexists(path) and not (os.path.isfile(path) and os.path.getsize(path) == 0):
             self._read(path)
         else:
+            check_output_file(path, "tuning log")
             with open(path, "w") as f:
                 f.write(json.dumps({"tune": header}) + "\n")
 
     def _read(self, path: str) -> None:
-        with open(path) as f:
-            text = f.read()
+        text = read_text_file(path, "tuning log")
         self._cut = not text.endswith("\n")
         lines = text.split("\n")
         try:
@@ -39,11 +42,14 @@ class TuneLog:
             changed = sorted(k for k in set(stored) | set(self.header) if stored.get(k) != self.header.get(k))
             raise ConfigError(f"{path} holds another tuning run ({', '.join(changed)} differ); "
                               "give another --db to start a new one")
-        for line in lines[1:]:
+        for number, line in enumerate(lines[1:], 2):
             try:
                 row = json.loads(line)
             except ValueError:
                 continue  # a line cut short when the run was killed: played again
+            if not (isinstance(row, dict) and type(row.get("index")) is int and row["index"] >= 0
+                    and isinstance(row.get("point"), list)):
+                raise ConfigError(f"{path} is a damaged tuning log: line {number} is not an evaluation")
             self.done[row["index"]] = row
 
     def get(self, index: int, point: list[int]) -> dict[str, Any] | None:

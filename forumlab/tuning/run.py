@@ -115,6 +115,10 @@ def run_command(mode: str, spec: str, game: str, params, fields, kw) -> None:
     fields = list(fields) or [spec]
     dims = agent_dims or option_dims
     _check_specs(game, config, [spec, *fields] if agent_dims else [spec])
+    if kw["out"] is not None:
+        from ..core.files import check_output_file
+
+        check_output_file(kw["out"], "result")  # before the search: never a device or a pipe
     log = TuneLog(kw["db"], _header(mode, spec, game, config, dims, fields, target, kw))
     settings = NtbeaSettings(k=kw["k"], neighbours=kw["neighbours"], repeats=kw["repeats"])
     warm_up(game, config, [spec, *fields], kw["seed"])
