@@ -29,8 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import ForumlabError, squeeze
+from ..core.files import check_input_file, read_file_head
 from .jobs import GameOutcome
+from .schema import check_versions, damaged
 from .sqlite import StoreError, WriterLock, connect, fetch, sqlite_error
+from .study_schema import check_growth_row, check_outcome, check_sources, check_study, decode
 
 APP = "forumlab-balance-study"
 APPLICATION_ID = 0x464C4253  # "FLBS" in the SQLite header, offset 68
@@ -57,9 +61,8 @@ def _dumps(value: Any) -> str:
 def is_study_file(path: str | os.PathLike) -> bool:
     """Whether ``path`` is an SQLite file carrying the balance study's application id."""
     try:
-        with open(path, "rb") as f:
-            header = f.read(100)
-    except OSError:
+        header = read_file_head(path, "balance study file", 100)  # never blocks on a pipe
+    except ForumlabError:
         return False
     return header.startswith(_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
 
@@ -103,21 +106,27 @@ class StudyFile:
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock: WriterLock | None):
         self.path, self.conn, self.lock = path, conn, lock
-        rows = fetch(path, conn, "SELECT definition FROM definitions ORDER BY seq DESC LIMIT 1")
+        rows = fetch(path, conn, "SELECT seq, definition, versions FROM definitions ORDER BY seq")
         if not rows:
             raise StoreError(f"{path} is not a forumlab balance study (or is corrupt)")
-        self.definition: dict[str, Any] = json.loads(rows[0][0])
-        self.first_definition: dict[str, Any] = json.loads(
-            fetch(path, conn, "SELECT definition FROM definitions ORDER BY seq LIMIT 1")[0][0])
+        # Every stored row checked before anything is used (study_schema): never completed.
+        studies = []
+        for seq, text, versions in rows:
+            where = f"the stored study (definition row {seq})"
+            study = decode(path, text, where)
+            self.context = check_study(path, study, where)
+            check_versions(path, f"the versions of definition row {seq}", decode(path, versions, where))
+            if studies:
+                check_growth_row(path, studies[-1], study, where)
+            studies.append(study)
+        self.definition: dict[str, Any] = studies[-1]
+        self.first_definition: dict[str, Any] = studies[0]
 
     @classmethod
     def open(cls, path: str | os.PathLike, writable: bool = False) -> StudyFile:
         """Open an existing study file (StoreError with one line if it is not one)."""
         path = Path(path)
-        if os.path.isdir(path):
-            raise StoreError(f"{path} is a directory, not a balance study file")
-        if not os.path.exists(path):
-            raise StoreError(f"{path} does not exist")
+        check_input_file(path, "balance study file", error=StoreError)  # a regular file, not a pipe
         if not is_study_file(path):
             raise StoreError(f"{path} is not a forumlab balance study file (variant studies write them: "
                              "forumlab balance GAME --variant ... --db FILE)")
@@ -128,11 +137,14 @@ class StudyFile:
         try:
             conn = connect(path, "rw" if writable else "ro", 5.0)
             if writable:
-                conn.execute("PRAGMA synchronous=FULL")
+                fetch(path, conn, "PRAGMA synchronous=FULL")  # a damaged file: one StoreError line
             check = fetch(path, conn, "PRAGMA quick_check")
             if check != [("ok",)]:
                 raise StoreError(f"{path} is corrupt")
-            return cls(path, conn, lock)
+            store = cls(path, conn, lock)
+            if writable:
+                store.games()  # every row checked before a game is added to the file
+            return store
         except BaseException:
             if lock is not None:
                 lock.release()
@@ -183,12 +195,24 @@ class StudyFile:
 
     def games(self) -> list[tuple[str, GameOutcome, list | None]]:
         """Every game: its variant, outcome and points per source (None if not reported)."""
-        rows = fetch(self.path, self.conn, "SELECT variant, outcome, sources FROM games ORDER BY seq")
-        try:
-            return [(v, GameOutcome.from_json(json.loads(o)), None if s is None else json.loads(s))
-                    for v, o, s in rows]
-        except (ValueError, TypeError, KeyError) as exc:
-            raise StoreError(f"{self.path} holds a damaged game row ({exc})") from None
+        rows = fetch(self.path, self.conn, "SELECT seq, variant, outcome, sources FROM games ORDER BY seq")
+        variants = {v["name"] for v in self.definition["variants"]}
+        games = []
+        for seq, variant, text, sources in rows:
+            where = f"game row {seq}"
+            outcome = decode(self.path, text, where)
+            sources = None if sources is None else decode(self.path, sources, where)
+            problem = (f"variant {squeeze(repr(variant), 40)} is not one of the study's"
+                       if variant not in variants else
+                       check_outcome(outcome, self.context) or check_sources(sources, self.context.players))
+            if problem is None:
+                try:
+                    games.append((variant, GameOutcome.from_json(outcome), sources))
+                except (ValueError, TypeError, KeyError) as exc:
+                    problem = squeeze(exc, 80)
+            if problem is not None:
+                raise damaged(self.path, f"{where}: {problem}")
+        return games
 
     def close(self) -> None:
         """Close the file and release the writer lock."""

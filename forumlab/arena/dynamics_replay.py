@@ -18,10 +18,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, ForumlabError, squeeze
 from ..core.game import Game
 from ..core.registry import create_game
 from .dynamics import Trajectory
+from .schema import damaged
 
 LEADS = ("score", "heuristic")
 
@@ -121,7 +122,11 @@ def store_trajectories(paths: list[str], lead: str = "score") -> tuple[dict, Ite
             with ResultStore.open(path, readonly=True) as store:
                 outcomes = store.outcomes()
             for o in outcomes:
-                yield replay_trajectory(game, o.seed, list(o.moves), lead, key=prefix + o.key,
-                                        group=prefix + o.group)
+                try:
+                    trajectory = replay_trajectory(game, o.seed, list(o.moves), lead, key=prefix + o.key,
+                                                   group=prefix + o.group)
+                except ForumlabError as exc:  # a stored move that does not replay: the file is damaged
+                    raise damaged(path, f"game {o.key} does not replay: {squeeze(exc, 120)}") from None
+                yield trajectory
 
     return first, replayed()

@@ -361,6 +361,9 @@ def check_game_row(path: Path | str, row: dict[str, Any], context: RowContext | 
         return "moves are not a list of moves"
     if not _numbers(row["scores"], n):
         return f"scores are not {n} finite numbers"
+    if context is not None and context.cooperative and len(set(row["scores"])) > 1:
+        # Team results read the first seat's: every seat holds the team's one value.
+        return "the seats of a cooperative game hold different scores"
     ranks = row["ranks"]
     if not _ints(ranks, n) or not all(1 <= r <= n for r in ranks):
         return f"ranks are not {n} ranks from 1 to {n}"
