@@ -11,6 +11,7 @@ loaded on first use so that ``import forumlab`` stays cheap and compiles nothing
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,10 @@ def _check_seed(seed: Any, what: str = "seed") -> int:
     if not -(2**63) <= int(seed) <= 2**63 - 1:
         raise ConfigError(f"{what} {int(seed)} does not fit in 64 bits (-2**63 .. 2**63-1)")
     return int(seed)
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike))
 
 
 def _check_game_name(game: Any) -> str:
@@ -253,8 +258,16 @@ def ratings(db: str | Path | Sequence[str | Path], anchor: str | None = None,
         ConfigError: files that cannot be pooled, or a bad merge (see
             ``forumlab.arena.pool.load_results``).
         RatingsError: the games cannot be rated (e.g. ``anchor`` did not play).
+        ConfigError: ``db``, ``anchor`` or ``merge`` of the wrong type.
     """
     from .arena.pool import load_results, results_json
 
-    paths = [db] if isinstance(db, (str, Path)) else list(db)
-    return results_json(load_results(paths, merge), anchor)
+    # Checked as the command line's arguments are: never a TypeError from deep inside.
+    paths = [db] if _is_path(db) else list(db) if isinstance(db, (list, tuple)) else None
+    if paths is None or not all(_is_path(p) for p in paths):
+        raise ConfigError(f"db must be a results file's path or a list of them, not {db!r}")
+    if anchor is not None and not isinstance(anchor, str):
+        raise ConfigError(f"anchor must be an agent's label (text), not {anchor!r}")
+    if not isinstance(merge, (list, tuple)) or not all(isinstance(m, str) for m in merge):
+        raise ConfigError(f"merge must be a list of NAME=LABEL,LABEL texts, not {merge!r}")
+    return results_json(load_results(paths, tuple(merge)), anchor)

@@ -13,6 +13,11 @@ class ConfigError(ForumlabError):
     """A bad game option, e.g. a player count out of range."""
 
 
+class ArgumentError(ConfigError, ValueError):
+    """An API argument out of its range or of the wrong kind, e.g. a seat the game does not
+    have (a ValueError too, which such calls raised before)."""
+
+
 class IllegalMoveError(ForumlabError):
     """A move that is malformed or not legal in the position."""
 

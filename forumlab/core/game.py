@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .actions import ActionSpace
-from .errors import ConfigError, GameOverError, IllegalMoveError
+from .errors import ArgumentError, ConfigError, GameOverError, IllegalMoveError, squeeze
 from .layout import PLAYERS_SLOT
 from .options import check_option_names, resolve_game_options
 from .params import Param
@@ -638,12 +638,19 @@ class State:
             the array hides.
 
         Raises:
-            ValueError: ``seat`` is not a seat of this game.
+            ArgumentError: ``seat`` is not a seat of this game, or ``rng`` is not a
+                generator state (a ConfigError and a ValueError).
         """
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
                 or not 0 <= int(seat) < self.game.players:
-            raise ValueError(f"seat must be 0..{self.game.players - 1}, not {seat!r}")
+            raise ArgumentError(f"seat must be 0..{self.game.players - 1}, not {seat!r}")
         seat = int(seat)
+        # Checked in every game: a perfect-information game never draws from it, so a wrong
+        # value would pass there unseen and fail in another game.
+        if rng is not None and not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64
+                                    and rng.shape == (1,)):
+            raise ArgumentError("rng must be a generator state from forumlab.core.rng.make_rng, "
+                                f"not {squeeze(repr(rng), 60)}")
         if rng is None:
             from .rng import derive_seed, make_rng
 
