@@ -4,11 +4,24 @@ seed, and every evaluation already in the file is read back instead of played.""
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.files import check_output_file, read_text_file
+
+
+def _is_evaluation(row: Any) -> bool:
+    """Whether a decoded log line is an evaluation as :meth:`TuneLog.add` writes it: what a
+    rerun reads back (index, point, value, games) with the types the search uses."""
+    def is_int(v: Any) -> bool:
+        return type(v) is int
+
+    return (isinstance(row, dict) and is_int(row.get("index")) and row["index"] >= 0
+            and isinstance(row.get("point"), list) and all(is_int(p) for p in row["point"])
+            and type(row.get("value")) in (int, float) and math.isfinite(row["value"])
+            and isinstance(row.get("games", []), list))
 
 
 class TuneLog:
@@ -36,8 +49,10 @@ class TuneLog:
         lines = text.split("\n")
         try:
             stored = json.loads(lines[0])["tune"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             raise ConfigError(f"{path} is not a tuning log") from None
+        if not isinstance(stored, dict):
+            raise ConfigError(f"{path} is not a tuning log")
         if stored != self.header:
             changed = sorted(k for k in set(stored) | set(self.header) if stored.get(k) != self.header.get(k))
             raise ConfigError(f"{path} holds another tuning run ({', '.join(changed)} differ); "
@@ -45,10 +60,9 @@ class TuneLog:
         for number, line in enumerate(lines[1:], 2):
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue  # a line cut short when the run was killed: played again
-            if not (isinstance(row, dict) and type(row.get("index")) is int and row["index"] >= 0
-                    and isinstance(row.get("point"), list)):
+            if not _is_evaluation(row):
                 raise ConfigError(f"{path} is a damaged tuning log: line {number} is not an evaluation")
             self.done[row["index"]] = row
 

@@ -1,6 +1,7 @@
 """One tuning run from the command line: check everything, search, confirm, report."""
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from typing import Any
@@ -119,6 +120,8 @@ def run_command(mode: str, spec: str, game: str, params, fields, kw) -> None:
         from ..core.files import check_output_file
 
         check_output_file(kw["out"], "result")  # before the search: never a device or a pipe
+        if kw["db"] is not None and os.path.realpath(kw["out"]) == os.path.realpath(kw["db"]):
+            raise ConfigError(f"--out {kw['out']} is the tuning log itself")
     log = TuneLog(kw["db"], _header(mode, spec, game, config, dims, fields, target, kw))
     settings = NtbeaSettings(k=kw["k"], neighbours=kw["neighbours"], repeats=kw["repeats"])
     warm_up(game, config, [spec, *fields], kw["seed"])
