@@ -92,6 +92,10 @@ def skill(game, players, groups, budgets, search, options, seed, workers, out_di
         raise ConfigError("the skill battery rates competing seats; a cooperative game has none")
     levels = ladder_levels(parse_budgets(budgets), search)
     definitions = window_definitions(game, config, levels, groups, seed)
+    if out_dir is not None:
+        from ..core.files import check_output_directory
+
+        check_output_directory(out_dir, "results directory")  # before any game: never a device or a pipe
     tmp = None
     if out_dir is None:
         out_dir = tmp = tempfile.mkdtemp(prefix="forumlab-skill-")
@@ -110,7 +114,10 @@ def _play_and_rate(definitions, levels, out_dir, workers, progress) -> dict:
     from .store import ResultStore
     from .tournament import run_tournament
 
-    os.makedirs(out_dir, exist_ok=True)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot make the directory {out_dir}: {exc.strerror or exc}") from None
     outcomes = []
     for i, definition in enumerate(definitions):
         path = os.path.join(out_dir, f"window-{i:02d}.db")

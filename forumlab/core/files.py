@@ -237,6 +237,39 @@ def check_output_file(path: str | os.PathLike, what: str) -> Path:
     return target
 
 
+def check_output_directory(path: str | os.PathLike, what: str) -> Path:
+    """Refuse, before any work, a directory to write files into that is something else.
+
+    Args:
+        path: the directory (made later, with its parents, if it does not exist).
+        what: what the directory holds, for messages.
+
+    Returns:
+        The path.
+
+    Raises:
+        ConfigError: ``path`` exists and is not a directory (a file, a device, a pipe), is
+            a symbolic link to nothing, or is a directory the user may not write into.
+    """
+    target = Path(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        if os.path.islink(target):
+            raise ConfigError(f"cannot write the {what} {path}: it is a symbolic link to "
+                              f"{os.readlink(target)}, which does not exist") from None
+        return target
+    except (OSError, ValueError) as exc:
+        reason = _reason(exc) if isinstance(exc, OSError) else "not a valid path"
+        raise ConfigError(f"cannot write the {what} {path}: {reason}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        kind = "a regular file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
+        raise ConfigError(f"cannot write the {what} {path}: it is {kind}, not a directory")
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write the {what} {path}: the directory is not writable")
+    return target
+
+
 def write_file_atomically(path: str | os.PathLike, what: str, write: Callable[[IO[str]], None],
                           newline: str | None = None) -> None:
     """Write a text file completely or not at all.

@@ -901,6 +901,19 @@ def test_an_output_that_cannot_be_written_safely_is_refused_and_kept(ws, command
     assert snapshot(ws) == before
 
 
+@pytest.mark.parametrize("target", ["null", "pipe", "dangling2", "old.txt", "old.txt/sub"])
+def test_an_output_directory_that_is_something_else_is_refused_before_any_game(ws, target):
+    if target == "null" and not (ws / "null").exists():
+        pytest.skip("making a device node needs root")
+    before = snapshot(ws)
+    with deadline(LIMIT):
+        result = _invoke(
+            "skill", "forum-romanum", "-p", "2", "--games", "1", "--budgets", "5,10", "--out", target, *QUIET
+        )
+    assert_one_line(result, [target])
+    assert snapshot(ws) == before
+
+
 READ_ONLY = {
     "report -o onto a read-only file": ["report", "rr.db", "-o", "ro_file.txt"],
     "export -o into a read-only directory": ["export", "rr.db", "--format", "jsonl", "-o", "ro/e.jsonl"],
@@ -959,9 +972,26 @@ def test_an_output_the_user_may_not_write_is_refused_before_any_work(ws, case):
 
 
 # A command that fails after its output's path was accepted: an existing file stays as it was.
-DESIGN_SHORT = ["design", "forum-romanum", "-p", "2", "--agent", "greedy", "--option-param", "max_rounds=2..4",
-                "--target", "length=10", "--evaluations", "2", "--games-per-evaluation", "1", "--confirm-games", "0",
-                "-w", "0"]
+DESIGN_SHORT = [
+    "design",
+    "forum-romanum",
+    "-p",
+    "2",
+    "--agent",
+    "greedy",
+    "--option-param",
+    "max_rounds=2..4",
+    "--target",
+    "length=10",
+    "--evaluations",
+    "2",
+    "--games-per-evaluation",
+    "1",
+    "--confirm-games",
+    "0",
+    "-w",
+    "0",
+]
 FAILING = {
     "report of a damaged file": (DAMAGES["fault seat 7"], ["report", "rr.db", "-o", "old.txt"]),
     "report onto the results file": (None, ["report", "rr.db", "-o", "rr.db"]),
