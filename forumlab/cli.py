@@ -194,6 +194,8 @@ def play(game, players, seed, agents, options, show, record_path, as_json, hard_
     if record_path:
         _check_output_path(record_path, "record")
     g, specs = _game_and_seat_specs(game, players, agents, options)
+    if record_path:
+        _refuse_record_over_an_input(record_path, specs)
     seat_info = [{"label": spec, "spec": spec, "seed": derive_seed(seed, "agent", i)}
                  for i, spec in enumerate(specs)]
     ctrl_c = CtrlC()
@@ -414,6 +416,26 @@ def _stop_early(state, record_path, seat_info, interrupted, message, code) -> No
         message += f" after {plies} plies"
     click.echo(message, err=True)
     sys.exit(code)
+
+
+def _refuse_record_over_an_input(record_path: str, specs: list[str]) -> None:
+    """The record must not replace a file an agent reads (a human's command file, an
+    evaluation file): it would be lost once the game is written."""
+    import os
+
+    from .agents.spec import AgentSpecError, parse_spec
+
+    if not os.path.exists(record_path):
+        return
+    for spec in specs:
+        try:
+            _, given = parse_spec(spec)
+        except AgentSpecError:
+            continue  # refused with its own message when the agent is made
+        for key, value in given.items():
+            if isinstance(value, str) and os.path.isfile(value) and os.path.samefile(value, record_path):
+                raise ForumlabError(f"--record {record_path} is the file {key}={value} that agent {spec!r} "
+                                    "reads; give the record another path")
 
 
 def _check_output_path(path: str, what: str) -> None:

@@ -972,6 +972,13 @@ def test_an_output_the_user_may_not_write_is_refused_before_any_work(ws, case):
 
 
 # A command that fails after its output's path was accepted: an existing file stays as it was.
+def _write(name: str, text: str) -> Callable[[Path], None]:
+    def apply(ws: Path) -> None:
+        (ws / name).write_text(text)
+
+    return apply
+
+
 DESIGN_SHORT = [
     "design",
     "forum-romanum",
@@ -994,6 +1001,34 @@ DESIGN_SHORT = [
 ]
 FAILING = {
     "report of a damaged file": (DAMAGES["fault seat 7"], ["report", "rr.db", "-o", "old.txt"]),
+    "play --record onto a human's command file": (
+        _write("cmds.txt", "quit\n"),
+        [
+            "play",
+            "forum-romanum",
+            "-p",
+            "2",
+            *SHORT,
+            "-a",
+            "human(input=cmds.txt),random",
+            "--record",
+            "cmds.txt",
+        ],
+    ),
+    "play --record onto an evaluation file": (
+        None,
+        [
+            "play",
+            "forum-romanum",
+            "-p",
+            "3",
+            *SHORT,
+            "-a",
+            "greedy(eval=model.json),random,random",
+            "--record",
+            "model.json",
+        ],
+    ),
     "report onto the results file": (None, ["report", "rr.db", "-o", "rr.db"]),
     "export onto the results file": (None, ["export", "rr.db", "--format", "csv", "-o", "rr.db"]),
     "design --out onto its own log": (None, [*DESIGN_SHORT, "--db", "new.jsonl", "--out", "new.jsonl"]),
