@@ -134,6 +134,7 @@ class StudyFile:
         if writable:
             lock = WriterLock(path)
             lock.acquire()
+        conn = None
         try:
             conn = connect(path, "rw" if writable else "ro", 5.0)
             if writable:
@@ -146,6 +147,8 @@ class StudyFile:
                 store.games()  # every row checked before a game is added to the file
             return store
         except BaseException:
+            if conn is not None:
+                conn.close()  # a refused file is let go at once, not when collected
             if lock is not None:
                 lock.release()
             raise
