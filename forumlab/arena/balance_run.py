@@ -14,7 +14,7 @@ from typing import Any
 from ..core.errors import ConfigError, ForumlabError
 from .balance_stats import VariantGames
 from .balance_store import StudyFile, is_study_file
-from .balance_study import check_growth, game_sources, planned_jobs, variant_games
+from .balance_study import check_growth, games_sources, planned_jobs, recorded_rows, variant_games
 
 
 def open_for_study(path: str, study: dict[str, Any],
@@ -67,8 +67,7 @@ def play_study(store: StudyFile, study: dict[str, Any], workers: int | None, pro
         # The games that finish together are committed together (see docs/arena.md,
         # "Cheap games in batches"): a kill loses only the games still in flight.
         for outcomes in executor.run_batches([job for _, job in todo], run_job, progress=progress):
-            store.record_many([(variant_of[o.key], o, game_sources(games[variant_of[o.key]], o))
-                               for o in outcomes])
+            store.record_many(recorded_rows(games, variant_of, outcomes))
             played += len(outcomes)
     return played
 
@@ -142,8 +141,8 @@ def results_file_variant(paths: Sequence[str]) -> tuple[dict[str, Any], list[Var
         raise ConfigError("a balance report needs self-play games (one agent in every seat); "
                           "rate a tournament with forumlab ratings")
     game = create_game(definition["game"], definition["config"])
-    rows = [(o.group if len(paths) == 1 else o.key.rsplit("-R", 1)[0], o, game_sources(game, o))
-            for o in pooled.outcomes]
+    rows = [(o.group if len(paths) == 1 else o.key.rsplit("-R", 1)[0], o, sources)
+            for o, sources in zip(pooled.outcomes, games_sources(game, pooled.outcomes))]
     options = {k: v for k, v in definition["config"].items() if k != "players"}
     study = {"kind": "single", "game": definition["game"], "players": game.players,
              "agent": pooled.outcomes[0].specs[0], "seed": definition["seed"], "variants": [

@@ -14,6 +14,7 @@ ones, which must be unchanged) plays the new variants on the same seeds.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -167,36 +168,25 @@ def planned_jobs(study: dict[str, Any]) -> list[tuple[str, Any]]:
     return jobs
 
 
-# Forma reports its score's parts as counts (docs/games/forma.md: score = squares + 10 x
-# (enclosures + stones) + 50 x tower + 50 x bridges); the points per part are its sources.
-_FORMA_PARTS = ("squares", "enclosures", "stones")
+def games_sources(game, outcomes: Sequence) -> list[list | None]:
+    """Points per scoring source and seat of finished games of one configured game,
+    replayed from their seeds and moves in one call of :meth:`Game.score_sources_many`;
+    None for each game when the game does not report its sources."""
+    return game.score_sources_many([(o.seed, o.moves) for o in outcomes])
 
 
-def _reports_sources(result: dict) -> bool:
-    return "vp_by_source" in result or all(k in result for k in _FORMA_PARTS)
-
-
-def sources_of(result: dict) -> list | None:
-    """Points per scoring source and seat of a finished game's result, or None."""
-    if "vp_by_source" in result:
-        return result["vp_by_source"]
-    if not all(k in result for k in (*_FORMA_PARTS, "bridges_ns", "bridges_ew")):
-        return None
-    return [{"squares": result["squares"][p], "enclosures": 10 * result["enclosures"][p],
-             "stones": 10 * result["stones"][p], "tower": 50 * int(result.get("tower") == p),
-             "bridges": 50 * (result["bridges_ns"][p] + result["bridges_ew"][p])}
-            for p in range(len(result["squares"]))]
-
-
-def game_sources(game, outcome) -> list | None:
-    """Points per scoring source and seat of a finished game, replayed from its moves;
-    None when the game does not report them."""
-    state = game.new_state(outcome.seed)
-    if not _reports_sources(state.result()):
-        return None
-    for move in outcome.moves:
-        state.play(move)
-    return sources_of(state.result())
+def recorded_rows(games: dict[str, Any], variant_of: dict[str, str],
+                  outcomes: Sequence) -> list[tuple[str, Any, list | None]]:
+    """``(variant, outcome, sources)`` of finished games as a study file records them;
+    ``games`` is each variant's configured game, ``variant_of`` each game key's variant.
+    The games of one variant have their sources replayed together (:func:`games_sources`)."""
+    by_variant: dict[str, list] = {}
+    for o in outcomes:
+        by_variant.setdefault(variant_of[o.key], []).append(o)
+    sources = {}
+    for variant, group in by_variant.items():
+        sources.update(zip((o.key for o in group), games_sources(games[variant], group)))
+    return [(variant_of[o.key], o, sources[o.key]) for o in outcomes]
 
 
 def variant_games(name: str, options: dict, rows: list[tuple[str, Any, list | None]]) -> VariantGames:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -395,6 +395,48 @@ class Game(ABC):
             Config options (JSON-serialisable) that fix the random setup.
         """
         return {}
+
+    # ---- score sources (balance studies and reports) --------------------------------
+    def score_sources(self, seed: int, moves: Sequence[int | str]) -> list[dict[str, float]] | None:
+        """Points per scoring source and seat of a game, replayed from its seed and moves.
+
+        The default replays with :meth:`State.play` and reads ``result()["vp_by_source"]``
+        (Foundations of Rome, Forum Trajanum); a game whose result does not report it at
+        the start position gives None at once, without replaying. A game overrides this
+        when it can say more (Forma: the parts of its score) or do it faster (Forum Romanum).
+
+        Args:
+            seed: the game's seed.
+            moves: its moves, as codes or in notation.
+
+        Returns:
+            Per seat ``{source: points}``, each seat's points summing to its score; None
+            when the game does not report its sources.
+
+        Raises:
+            IllegalMoveError: a move is malformed or not legal where it is played.
+        """
+        state = self.new_state(seed)
+        if "vp_by_source" not in state.result():
+            return None
+        for move in moves:
+            state.play(move)
+        return state.result()["vp_by_source"]
+
+    def score_sources_many(self, games: Iterable[tuple[int, Sequence[int | str]]]) \
+            -> list[list[dict[str, float]] | None]:
+        """:meth:`score_sources` of many games, each given as ``(seed, moves)``.
+
+        The default calls :meth:`score_sources` game by game; a game whose games are cheap
+        overrides it to replay them all at once (Forum Romanum: one compiled batch).
+
+        Args:
+            games: ``(seed, moves)`` per game.
+
+        Returns:
+            One entry per game, as :meth:`score_sources` gives it.
+        """
+        return [self.score_sources(seed, moves) for seed, moves in games]
 
     # ---- learning interface: fixed actions and observation tensors ------------------
     # The module (dotted path) that defines this game's ``action_space(game)`` and

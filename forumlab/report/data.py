@@ -152,11 +152,11 @@ def readable_title(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) 
 
 def score_sources(definition: dict[str, Any],
                   outcomes: Iterable[GameOutcome]) -> dict[int, list[dict[str, float]]] | None:
-    """Mean points per scoring source and seat, for games whose results name the sources.
+    """Mean points per scoring source and seat, for games that report their sources.
 
-    Each game is replayed from its seed and moves (results files keep the final scores,
-    not their breakdown). Games that do not report ``vp_by_source`` give None at once,
-    without replaying anything.
+    Results files keep the final scores, not their breakdown: the game's own
+    :meth:`~forumlab.core.game.Game.score_sources_many` replays the games from their seeds
+    and moves (a game that reports no sources answers None without replaying).
 
     Args:
         definition: the tournament definition (game and config).
@@ -172,24 +172,17 @@ def score_sources(definition: dict[str, Any],
         return None
     try:
         game = create_game(definition.get("game"), definition.get("config"))
-        if "vp_by_source" not in game.new_state(outcomes[0].seed).result():
-            return None
     except Exception:  # noqa: BLE001 - a game this version cannot build: no breakdown
         return None
-    sums: list[dict[str, float]] = []
-    count = 0
-    for o in outcomes:
-        state = game.new_state(o.seed)
-        for move in o.moves:
-            state.play(move)
-        by_source = state.result()["vp_by_source"]
-        if not sums:
-            sums = [dict.fromkeys(seat, 0.0) for seat in by_source]
+    per_game = game.score_sources_many([(o.seed, o.moves) for o in outcomes])
+    if any(by_source is None for by_source in per_game):
+        return None
+    sums: list[dict[str, float]] = [dict.fromkeys(seat, 0.0) for seat in per_game[0]]
+    for by_source in per_game:
         for acc, seat in zip(sums, by_source):
             for source, value in seat.items():
                 acc[source] = acc.get(source, 0.0) + float(value)
-        count += 1
-    return {game.players: [{k: v / count for k, v in seat.items()} for seat in sums]}
+    return {game.players: [{k: v / len(per_game) for k, v in seat.items()} for seat in sums]}
 
 
 def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],

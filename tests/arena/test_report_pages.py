@@ -125,7 +125,7 @@ def test_ratings_figure_caption_tells_how_to_read_the_bars(tmp_path):
     assert "comparison intervals" in text and "Firth & de Menezes 2004" in text and "LOS next" in text
 
 
-@pytest.mark.parametrize("game, sources", [("forum-romanum", False), ("forum-trajanum", True)])
+@pytest.mark.parametrize("game, sources", [("forum-romanum", True), ("forum-trajanum", True)])
 def test_balance_report_has_per_seat_figures_and_no_empty_ones(tmp_path, game, sources):
     out = tmp_path / "b.html"
     result = run("balance", game, "-p", "2", "--agent", "random", "--games", "2", "-q", "--workers", "1",

@@ -41,9 +41,9 @@ def test_balance_report_writes_one_self_contained_page(study_db, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Seat effects" in result.stdout  # the text report is still printed
     page = page_path.read_text()
-    assert figure_ids(page) == ["fig-seats", "fig-lengths"]  # Forum Romanum reports no score sources
-    for label in ("Setup", "max_rounds=3", "first player", "no seat matters p", "short - base", "Flagged",
-                  "does not report points per scoring source"):
+    # Forum Romanum's points per kind of region (score sources) are the third figure.
+    assert figure_ids(page) == ["fig-seats", "fig-lengths", "fig-sources"]
+    for label in ("Setup", "max_rounds=3", "first player", "no seat matters p", "short - base", "Flagged"):
         assert label in page, label
     assert 'src="http' not in page and "href=\"http" not in page
     forest = base64.b64decode(re.search(r'id="fig-seats"><img src="data:image/svg\+xml;base64,([^"]+)"',
@@ -55,7 +55,7 @@ def test_a_variant_run_writes_the_page_too(tmp_path):
     page_path = tmp_path / "run.html"
     result = run("balance", *FAST, *VARIANTS, "--games", "2", "--html", page_path)
     assert result.exit_code == 0, result.output
-    assert figure_ids(page_path.read_text()) == ["fig-seats", "fig-lengths"]
+    assert figure_ids(page_path.read_text()) == ["fig-seats", "fig-lengths", "fig-sources"]
 
 
 @pytest.mark.parametrize("where", ["directory", "missing_dir", "the_db"])

@@ -51,7 +51,9 @@ def test_the_text_names_the_first_player_advantage_and_the_correction(tmp_path):
     text = result.stdout
     assert "first player" in text and "Bonferroni over the 12 comparisons" in text
     assert "short - base" in text and "no seat matters p" in text
-    assert "Score sources: this game does not report points per scoring source." in text
+    # Forum Romanum's score sources: the kinds of region, and the final settlement.
+    assert "Score sources:" in text and all(f"\n{source} " in text for source in
+                                            ("rows", "columns", "diagonals", "sections", "deadlocks"))
     assert "game length" in text.lower() and "pairing, short - base" in text
 
 

@@ -216,6 +216,33 @@ class Forma(Game):
             out["bridges_ew"] = [int(array[BRIDGES_EW + p]) for p in range(n)]
         return out
 
+    def score_sources(self, seed: int, moves) -> list[dict[str, int]] | None:
+        """The parts of each seat's score in points, its score sources (balance studies,
+        reports): score = squares + 10 x (enclosures + stones) + 50 x tower + 50 x bridges
+        (``docs/games/forma.md``).
+
+        Args:
+            seed: the game's seed.
+            moves: its moves, as codes or in notation.
+
+        Returns:
+            Per seat ``squares``, ``enclosures``, ``stones``, ``tower`` and ``bridges``; None
+            for a game not finished (bridges are counted at the end).
+
+        Raises:
+            IllegalMoveError: a move is malformed or not legal where it is played.
+        """
+        state = self.new_state(seed)
+        for move in moves:
+            state.play(move)
+        result = state.result()
+        if "bridges_ns" not in result:
+            return None
+        return [{"squares": result["squares"][p], "enclosures": 10 * result["enclosures"][p],
+                 "stones": 10 * result["stones"][p], "tower": 50 * int(result["tower"] == p),
+                 "bridges": 50 * (result["bridges_ns"][p] + result["bridges_ew"][p])}
+                for p in range(len(result["squares"]))]
+
     def render(self, array: np.ndarray) -> str:
         """The board with scores, pieces left, markers used and the seat to move (:mod:`.render`)."""
         return render_board(array)

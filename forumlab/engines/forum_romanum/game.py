@@ -136,6 +136,22 @@ class ForumRomanum(Game):
 
         return result_details(array)
 
+    def score_sources(self, seed: int, moves) -> list[dict[str, int]]:
+        """Points per seat from ``rows``, ``columns``, ``diagonals``, ``sections`` (the
+        settled regions of each kind) and ``deadlocks`` (the final settlement), summing to
+        the seat's score (:mod:`.sources`).
+
+        Raises:
+            IllegalMoveError: a move is malformed or not legal where it is played.
+        """
+        return self.score_sources_many([(seed, moves)])[0]
+
+    def score_sources_many(self, games) -> list[list[dict[str, int]]]:
+        """:meth:`score_sources` of many ``(seed, moves)`` games, replayed in one compiled batch."""
+        from .sources import sources_by_seat
+
+        return sources_by_seat(self, games)
+
     def render(self, array: np.ndarray) -> str:
         """The board with one symbol per colour, scores, pieces in hand and the settled and
         deadlocked regions.
