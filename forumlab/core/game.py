@@ -172,8 +172,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     perfect_information: ClassVar[bool] = True
     engine_version: ClassVar[str] = "1"  # bump when rules or move codes change
-    # False when format_move writes a move from its code alone, never reading the position:
-    # the arena's compiled random games then format each distinct code once.
+    # False when format_move writes a move from its code alone (and what the game's options
+    # fix, such as a board's side), never reading what play changes: the arena's compiled
+    # games then format each distinct code once per configuration.
     format_move_reads_position: ClassVar[bool] = True
     kernels: ClassVar[Kernels]  # or a LazyKernels, which keeps listing the game numba-free
     # MCTS parameters tuned for this game; a spec's explicit values override them.

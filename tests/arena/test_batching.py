@@ -244,15 +244,21 @@ def _code_only_games() -> list[str]:
     return [n for n in game_names() if not get_game_class(n).format_move_reads_position]
 
 
-@pytest.mark.parametrize("game", _code_only_games())
-def test_a_game_that_declares_code_only_notation_writes_each_code_one_way(game):
-    # Compiled random games format each distinct move code once (game classes declaring
-    # format_move_reads_position = False): check the claim over random positions.
+def _code_only_configurations() -> list[tuple[str, int]]:
+    from forumlab.core.registry import get_game_class
+    return [(n, p) for n in _code_only_games()
+            for p in range(get_game_class(n).min_players, get_game_class(n).max_players + 1)]
+
+
+@pytest.mark.parametrize("game,players", _code_only_configurations())
+def test_a_game_that_declares_code_only_notation_writes_each_code_one_way(game, players):
+    # Compiled games format each distinct move code once per configuration (game classes
+    # declaring format_move_reads_position = False): check the claim over random positions.
     import numpy as np
 
     from forumlab.api import load_game
 
-    g = load_game(game)
+    g = load_game(game, players=players)
     rng = np.random.default_rng(5)
     seen: dict[int, str] = {}
     for seed in range(3):

@@ -104,6 +104,8 @@ class FoundationsOfRome(Game):
     ``docs/games/foundations-of-rome.md``."""
 
     name = "foundations-of-rome"
+    # A move's text depends on its code and the board's side, which the player count fixes.
+    format_move_reads_position = False
     tensor_module = "forumlab.engines.foundations_of_rome.tensor"
     min_players = 2
     max_players = 5
