@@ -19,7 +19,9 @@ more than the replay itself.
 from __future__ import annotations
 
 import functools
+import gc
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from itertools import chain
 
 import numpy as np
@@ -213,7 +215,22 @@ def sources_by_seat(game, games: Iterable[tuple[int, Sequence]]) -> list[list[di
     bad = replay_sources(game.players, game.max_rounds, seeds, offsets, codes, out)
     if bad >= 0:
         _raise_replay_error(game, *games[bad])
-    return [[dict(zip(SOURCE_NAMES, seat)) for seat in rows] for rows in out.tolist()]
+    with _collector_paused():
+        return [[dict(zip(SOURCE_NAMES, seat)) for seat in rows] for rows in out.tolist()]
+
+
+@contextmanager
+def _collector_paused():
+    """Pause Python's cyclic garbage collector: the many small dicts of the result (none in
+    a cycle) would set off full collections over every game the caller holds in memory,
+    which cost ten times the building itself (0.3 s for 20,000 games read back)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _raise_replay_error(game, seed: int, moves: Sequence) -> None:
