@@ -176,6 +176,9 @@ class Game(ABC):
     # fix, such as a board's side), never reading what play changes: the arena's compiled
     # games then format each distinct code once per configuration.
     format_move_reads_position: ClassVar[bool] = True
+    # True when score_sources_many replays thousands of games a second (one compiled batch):
+    # forumlab report then shows the score sources of any results file without being asked.
+    score_sources_fast: ClassVar[bool] = False
     kernels: ClassVar[Kernels]  # or a LazyKernels, which keeps listing the game numba-free
     # MCTS parameters tuned for this game; a spec's explicit values override them.
     mcts_defaults: ClassVar[dict[str, Any]] = {}

@@ -150,8 +150,8 @@ def readable_title(definition: dict[str, Any], outcomes: Iterable[GameOutcome]) 
     return f"{game_title(definition)} \u2014 {games}, {len(agents)} agent{'s' if len(agents) != 1 else ''}"
 
 
-def score_sources(definition: dict[str, Any],
-                  outcomes: Iterable[GameOutcome]) -> dict[int, list[dict[str, float]]] | None:
+def score_sources(definition: dict[str, Any], outcomes: Iterable[GameOutcome],
+                  fast_only: bool = False) -> dict[int, list[dict[str, float]]] | None:
     """Mean points per scoring source and seat, for games that report their sources.
 
     Results files keep the final scores, not their breakdown: the game's own
@@ -161,6 +161,8 @@ def score_sources(definition: dict[str, Any],
     Args:
         definition: the tournament definition (game and config).
         outcomes: the games.
+        fast_only: None unless the game replays its sources in a batch
+            (:attr:`~forumlab.core.game.Game.score_sources_fast`).
 
     Returns:
         ``{players: [per seat {source: mean points}]}``, or None.
@@ -174,7 +176,14 @@ def score_sources(definition: dict[str, Any],
         game = create_game(definition.get("game"), definition.get("config"))
     except Exception:  # noqa: BLE001 - a game this version cannot build: no breakdown
         return None
-    per_game = game.score_sources_many([(o.seed, o.moves) for o in outcomes])
+    if fast_only and not game.score_sources_fast:
+        return None
+    try:
+        per_game = game.score_sources_many([(o.seed, o.moves) for o in outcomes])
+    except ForumlabError:
+        if not fast_only:
+            raise
+        return None  # shown unasked: a game that does not replay costs the figure, not the report
     if any(by_source is None for by_source in per_game):
         return None
     sums: list[dict[str, float]] = [dict.fromkeys(seat, 0.0) for seat in per_game[0]]
@@ -189,7 +198,8 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
                           versions: Iterable[dict[str, Any] | None], outcomes: Iterable[GameOutcome],
                           anchor: str | None = None, sprt: dict[str, Any] | None = None,
                           sources: Iterable[str] = (), merges: Iterable[str] = (),
-                          breakdown: bool = False, team: dict[str, Any] | None = None) -> ReportSection:
+                          breakdown: bool | None = False,
+                          team: dict[str, Any] | None = None) -> ReportSection:
     """A section of games already read.
 
     Args:
@@ -203,7 +213,8 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
         sources: the results files the games come from.
         merges: the label merges already applied to ``outcomes`` (shown on the page).
         breakdown: replay the games for their points per scoring source (see
-            :func:`score_sources`), when the game reports them.
+            :func:`score_sources`), when the game reports them; None: only when the game
+            replays them in a batch (Forum Romanum), as ``forumlab report`` does.
         team: the team's results of a cooperative game
             (:func:`forumlab.arena.cooperative.team_results`), shown instead of ratings.
 
@@ -219,14 +230,15 @@ def section_from_outcomes(title: str, definitions: Iterable[dict[str, Any]],
     if not outcomes:
         raise ForumlabError(f"{title}: no finished games to report")
     ratings = rate_outcomes(outcomes, anchor=anchor)
-    sources_by_seat = score_sources(definitions[0], outcomes) if breakdown and definitions else None
+    sources_by_seat = (score_sources(definitions[0], outcomes, fast_only=breakdown is None)
+                       if breakdown is not False and definitions else None)
     return ReportSection(title=title, definitions=definitions, versions=_distinct(versions),
                          outcomes=outcomes, ratings=ratings, sprt=sprt, sources=tuple(sources),
                          merges=tuple(merges), score_sources=sources_by_seat, team=team)
 
 
 def section_from_store(db, title: str | None = None, anchor: str | None = None,
-                       merges: Iterable[str] = (), breakdown: bool = False) -> ReportSection:
+                       merges: Iterable[str] = (), breakdown: bool | None = None) -> ReportSection:
     """A section of every game in a results file, or in several compatible ones (read-only).
 
     Args:
@@ -235,7 +247,8 @@ def section_from_store(db, title: str | None = None, anchor: str | None = None,
         title: the heading (default: :func:`readable_title`).
         anchor: the agent at Elo 0 (default as in :func:`section_from_outcomes`).
         merges: ``NAME=LABEL,LABEL[,...]`` strings: labels of one spec rated as one agent.
-        breakdown: also the points per scoring source and seat (see :func:`score_sources`).
+        breakdown: also the points per scoring source and seat (see :func:`score_sources`);
+            None (the default): only for a game that replays them in a batch.
 
     Returns:
         The :class:`ReportSection`.

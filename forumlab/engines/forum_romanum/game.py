@@ -41,6 +41,7 @@ class ForumRomanum(Game):
 
     name = "forum-romanum"
     format_move_reads_position = False  # a move's text depends on its code alone
+    score_sources_fast = True  # one compiled batch (sources.py): reports show them unasked
     # 2: random_move draws the k-th empty cell and the k-th piece (no redraws), so a seed's
     # random games differ from version 1's; recorded moves replay as before.
     engine_version = "2"
