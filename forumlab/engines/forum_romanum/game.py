@@ -140,7 +140,7 @@ class ForumRomanum(Game):
     def score_sources(self, seed: int, moves) -> list[dict[str, int]]:
         """Points per seat from ``rows``, ``columns``, ``diagonals``, ``sections`` (the
         settled regions of each kind) and ``deadlocks`` (the final settlement), summing to
-        the seat's score (:mod:`.sources`).
+        the seat's score (:mod:`.sources`, :mod:`.sources_replay`).
 
         Raises:
             IllegalMoveError: a move is malformed or not legal where it is played.
@@ -149,7 +149,7 @@ class ForumRomanum(Game):
 
     def score_sources_many(self, games) -> list[list[dict[str, int]]]:
         """:meth:`score_sources` of many ``(seed, moves)`` games, replayed in one compiled batch."""
-        from .sources import sources_by_seat
+        from .sources_replay import sources_by_seat
 
         return sources_by_seat(self, games)
 
