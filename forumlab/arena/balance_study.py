@@ -172,7 +172,7 @@ def games_sources(game, outcomes: Sequence) -> list[list | None]:
     """Points per scoring source and seat of finished games of one configured game,
     replayed from their seeds and moves in one call of :meth:`Game.score_sources_many`;
     None for each game when the game does not report its sources."""
-    return game.score_sources_many([(o.seed, o.moves) for o in outcomes])
+    return game.score_sources_many((o.seed, o.moves) for o in outcomes)
 
 
 def recorded_rows(games: dict[str, Any], variant_of: dict[str, str],

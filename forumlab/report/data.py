@@ -179,7 +179,7 @@ def score_sources(definition: dict[str, Any], outcomes: Iterable[GameOutcome],
     if fast_only and not game.score_sources_fast:
         return None
     try:
-        per_game = game.score_sources_many([(o.seed, o.moves) for o in outcomes])
+        per_game = game.score_sources_many((o.seed, o.moves) for o in outcomes)
     except ForumlabError:
         if not fast_only:
             raise
