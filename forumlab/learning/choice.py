@@ -10,10 +10,10 @@ import numpy as np
 
 def afterstate_terms(game, seat_values, s: np.ndarray, moves: Iterable[int], n_terms: int) -> np.ndarray:
     """afterstates x seats x terms: each term's part of every seat's value
-    (:func:`.selfplay.term_features`) in ``s`` after each move; NaN for an
+    (:func:`.terms.term_features`) in ``s`` after each move; NaN for an
     afterstate that ends the game (its value is the exact margin, which no weight changes)."""
     from ..core.dispatch import apply_move, is_terminal
-    from .selfplay import term_features
+    from .terms import term_features
 
     tag, players = game.kernels.tag, game.players
     rows = []
@@ -48,7 +48,7 @@ def choice_examples(game, records, teacher, alternatives: int, seed: int,
     from ..agents.weights import term_names
     from ..core.game import State
     from ..core.rng import derive_seed
-    from .selfplay import seat_values_kernel
+    from .terms import seat_values_kernel
 
     seat_values, n_terms = seat_values_kernel(game), len(term_names(game))
     examples = []

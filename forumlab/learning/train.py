@@ -41,7 +41,7 @@ def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
     ``weights``: the greedy's term weights (None: the game's own heuristic).
     """
     from ..agents.weights import term_names
-    from .selfplay import seat_values_kernel, term_matrix
+    from .terms import seat_values_kernel, term_matrix
 
     n_terms, players = len(term_names(game)), game.players
     seat_values = seat_values_kernel(game)

@@ -14,7 +14,7 @@ from forumlab.core.dispatch import apply_move, is_terminal, random_move
 from forumlab.core.rng import make_rng
 from forumlab.learning.choice_fit import fit_choice, margin_features
 from forumlab.learning.model import save_model
-from forumlab.learning.selfplay import seat_values_kernel, term_features
+from forumlab.learning.terms import seat_values_kernel, term_features
 from forumlab.learning.train import learn_choice
 from forumlab.search.weighted import heuristic_value
 
