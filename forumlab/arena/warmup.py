@@ -25,38 +25,20 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import multiprocessing
-import os
-import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from ..core.compile_notice import Notify, cache_dir, shown_path, stderr_notice, touch_marker, warm_marker
+
 log = logging.getLogger(__name__)
 
-Notify = Callable[[str], None]
-
-
-def _stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def cache_dir() -> Path:
-    """numba's cache directory for this process (set by forumlab._numba_cache)."""
-    import numba
-
-    return Path(numba.config.CACHE_DIR)
-
-
-def _shown(path: Path) -> str:
-    home = str(Path.home())
-    text = str(path)
-    return "~" + text[len(home):] if text.startswith(home + os.sep) else text
 
 
 def _marker(game, family: str) -> Path:
-    return cache_dir() / "forumlab-warm" / f"{game.kernels.tag.kernels}--{family}"
+    return warm_marker(f"{game.kernels.tag.kernels}--{family}")
 
 
 def _builtin_families(specs: Iterable[str]) -> dict[str, list[str]]:
@@ -119,7 +101,7 @@ def _first_moves(game_name: str, config: dict, seed: int, specs: list[str]) -> N
 
 
 def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
-            workers: int | None = None, notify: Notify | None = _stderr) -> None:
+            workers: int | None = None, notify: Notify | None = stderr_notice) -> None:
     """Compile or load the kernels of ``game_name`` that the agents ``specs`` use.
 
     Args:
@@ -145,18 +127,18 @@ def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
         names = ", ".join(dict.fromkeys(
             name.split("(")[0] for specs_ in families.values() for name in specs_))
         notify(f"compiling the {game_name} kernels{' of ' + names if names else ''} once "
-               f"(cached in {_shown(cache_dir())}); later runs start at once")
+               f"(cached in {shown_path(cache_dir())}); later runs start at once")
     jobs = {f: families[f] for f in by_compile_cost(cold) if f != "game"}
     processes = min(len(jobs), workers or default_workers())
     if processes <= 1:
         compile_game_kernels(game, seed)
-        _touch(_marker(game, "game"))
+        touch_marker(_marker(game, "game"))
         for family, family_specs in jobs.items():
             _first_moves(game_name, config, seed, family_specs)
-            _touch(_marker(game, family))
+            touch_marker(_marker(game, family))
     else:
         for family in _in_parallel(game, config, seed, jobs, processes):
-            _touch(_marker(game, family))
+            touch_marker(_marker(game, family))
     if notify is not None:
         notify(f"compiled in {time.perf_counter() - started:.1f} s")
 
@@ -180,7 +162,7 @@ def _in_parallel(game, config: dict, seed: int, jobs: dict[str, list[str]],
         for _ in range(processes):
             pool.submit(_ready)
         compile_game_kernels(game, seed)
-        _touch(_marker(game, "game"))
+        touch_marker(_marker(game, "game"))
         futures = {family: pool.submit(_first_moves, game.name, config, seed, specs)
                    for family, specs in jobs.items()}
         for family, future in futures.items():
@@ -192,11 +174,3 @@ def _in_parallel(game, config: dict, seed: int, jobs: dict[str, list[str]],
             else:
                 done.append(family)
     return done
-
-
-def _touch(path: Path) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()
-    except OSError:  # a read-only cache only costs the notice next time
-        pass

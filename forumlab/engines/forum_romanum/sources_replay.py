@@ -15,6 +15,7 @@ from itertools import chain
 
 import numpy as np
 
+from ...core.compile_notice import announced_compile
 from ...core.errors import IllegalMoveError
 from .moves import COLOUR_SHIFT
 from .notation import parse_move
@@ -112,7 +113,9 @@ def sources_by_seat(game, games: Iterable[tuple[int, Sequence]]) -> list[list[di
         seeds = np.array([seed for seed, _ in games], dtype=np.int64)
         offsets, codes = pack_moves(game.players, games)
         out = np.zeros((len(games), game.players, len(SOURCE_NAMES)), dtype=np.int64)
-        bad = replay_sources(game.players, game.max_rounds, seeds, offsets, codes, out)
+        with announced_compile(f"{game.kernels.tag.kernels}--sources",
+                               "the forum-romanum score-sources kernel"):
+            bad = replay_sources(game.players, game.max_rounds, seeds, offsets, codes, out)
         if bad >= 0:
             _raise_replay_error(game, *games[bad])
         return [[dict(zip(SOURCE_NAMES, seat)) for seat in rows] for rows in out.tolist()]

@@ -203,3 +203,22 @@ def test_a_two_player_move_without_its_colour_needs_one_where_two_colours_may_mo
     assert game.score_sources(0, ["0:a1", "b1"]) == [only(), only()]  # the second ply: colour 1
     with pytest.raises(IllegalMoveError, match="needs a colour prefix"):
         game.score_sources(0, ["a1"])
+
+
+def test_the_first_replay_on_an_empty_cache_announces_its_compile_and_later_ones_do_not(tmp_path):
+    # A balance report of Forum Romanum compiles this kernel the first time: a user is told.
+    import os
+    import subprocess
+    import sys
+
+    code = ("import forumlab\n"
+            "game = forumlab.load_game('forum-romanum', players=3)\n"
+            "print(game.score_sources(1, ['d4', 'a1']))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           timeout=600) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr + runs[1].stderr
+    assert "compiling the forum-romanum score-sources kernel once" in runs[0].stderr
+    assert "compiled in" in runs[0].stderr
+    assert "compiling" not in runs[1].stderr
+    assert runs[0].stdout == runs[1].stdout
