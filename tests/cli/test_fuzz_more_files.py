@@ -33,39 +33,13 @@ ODD = [None, True, 0, -1, 1.5, math.inf, math.nan, 10**30, "", "x", [], [1], {},
 SHORT = ["-o", "max_rounds=2"]
 QUIET = ["-q", "--workers", "1"]
 STUDY = [
-    "balance",
-    "forum-romanum",
-    "-p",
-    "2",
-    "--agent",
-    "greedy",
-    "--games",
-    "1",
-    "--variant",
-    "a=max_rounds=2",
-    "--variant",
-    "b=max_rounds=3",
+    "balance", "forum-romanum", "-p", "2", "--agent", "greedy", "--games", "1", "--variant", "a=max_rounds=2",
+    "--variant", "b=max_rounds=3",
 ]
 DESIGN = [
-    "design",
-    "forum-romanum",
-    "-p",
-    "2",
-    "--agent",
-    "greedy",
-    "--option-param",
-    "max_rounds=2..3",
-    "--target",
-    "length=10",
-    "--evaluations",
-    "2",
-    "--games-per-evaluation",
-    "1",
-    "--confirm-games",
-    "0",
-    "-w",
-    "0",
-    "--no-progress",
+    "design", "forum-romanum", "-p", "2", "--agent", "greedy", "--option-param", "max_rounds=2..3",
+    "--target", "length=10", "--evaluations", "2", "--games-per-evaluation", "1", "--confirm-games", "0",
+    "-w", "0", "--no-progress",
 ]
 
 
@@ -141,13 +115,7 @@ def test_damaged_evaluation_files(good, tmp_path, monkeypatch):
         text = _damaged_json_text(rng, (good / "eval.json").read_text())
         Path("eval.json").write_text(text)
         result = _run(
-            "play",
-            "forum-romanum",
-            "-p",
-            "3",
-            "-o",
-            "max_rounds=1",
-            "-a",
+            "play", "forum-romanum", "-p", "3", "-o", "max_rounds=1", "-a",
             "greedy(eval=eval.json),random,random",
         )
         assert_clean(result, f"case {case}: {text[:200]}")
