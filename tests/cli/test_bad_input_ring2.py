@@ -65,6 +65,8 @@ def prompt():
     start = time.monotonic()
     with deadline(LIMIT):
         yield
+    # A hang guard, not a speed claim: every case takes well under a second, so only a call
+    # that blocked until the alarm (20x that, whatever the load) comes near the deadline.
     assert time.monotonic() - start < LIMIT - 1, "blocked until the deadline"
 
 
@@ -581,6 +583,8 @@ NOT_FILES = {
 @pytest.mark.parametrize("reader", list(INPUTS))
 def test_an_input_that_is_not_a_regular_file_is_refused_at_once(ws, reader, kind):
     if reader == "tune --db" and kind == "missing":
+        # Not bad input: a tuning log that does not exist yet is the one a new run starts
+        # (tests/tuning covers it); every other kind of non-file is refused below.
         pytest.skip("a missing tuning log is a new one")
     args = [a.replace("{}", NOT_FILES[kind]) for a in INPUTS[reader]]
     before = snapshot(ws)
@@ -643,6 +647,8 @@ TARGETS = {
 @pytest.mark.parametrize("command", list(OUTPUTS))
 def test_an_output_that_cannot_be_written_safely_is_refused_and_kept(ws, command, target):
     if target == "device" and not (ws / "null").exists():
+        # mknod needs root (CI runs as root, so there the case runs); the pipe, directory and
+        # link targets check the same refusal without it.
         pytest.skip("making a device node needs root")
     args = [a.replace("{}", TARGETS[target]) for a in OUTPUTS[command]]
     before = snapshot(ws)
@@ -655,6 +661,8 @@ def test_an_output_that_cannot_be_written_safely_is_refused_and_kept(ws, command
 @pytest.mark.parametrize("target", ["null", "pipe", "dangling2", "old.txt", "old.txt/sub"])
 def test_an_output_directory_that_is_something_else_is_refused_before_any_game(ws, target):
     if target == "null" and not (ws / "null").exists():
+        # mknod needs root (CI runs as root, so there the case runs); the other targets check
+        # the same refusal without it.
         pytest.skip("making a device node needs root")
     before = snapshot(ws)
     with prompt():
@@ -684,6 +692,8 @@ def test_an_output_the_user_may_not_write_is_refused_before_any_work(ws, case):
 
     setpriv = shutil.which("setpriv")
     if setpriv is None or os.geteuid() != 0:
+        # Only root can drop its own override of file permissions (CI runs as root); as any
+        # other user the read-only targets are simply unwritable, which the OS enforces.
         pytest.skip("needs root and setpriv to drop the permission override")
     (ws / "ro_file.txt").write_text("keep me\n")
     os.chmod(ws / "ro_file.txt", 0o444)
