@@ -119,19 +119,8 @@ def read_bytes_file(path: str | os.PathLike, what: str, max_bytes: int = MAX_TEX
             be read, or that grew beyond ``max_bytes`` after the check.
     """
     target = check_input_file(path, what, max_bytes, error=error)
-    try:
-        # O_NONBLOCK: should the path have become a pipe since the check, open returns
-        # at once instead of waiting for a writer; fstat then refuses it.
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            _check_input_info(os.fstat(fh.fileno()), path, what, max_bytes, error)
-            # One byte more than allowed: a file that grew after the check is still bounded.
-            data = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
+    # One byte more than allowed: a file that grew after the check is still bounded.
+    data = _read_opened(target, path, what, max_bytes, max_bytes + 1, error)
     if len(data) > max_bytes:
         raise error(f"cannot read the {what} {path}: more than the {max_bytes:,} bytes a {what} may have")
     return data
@@ -154,13 +143,22 @@ def read_file_head(path: str | os.PathLike, what: str, count: int,
         ConfigError (or ``error``): see :func:`check_input_file`; also a file that cannot be read.
     """
     target = check_input_file(path, what, error=error)
+    return _read_opened(target, path, what, None, count, error)
+
+
+def _read_opened(target, path, what: str, max_bytes: int | None, count: int,
+                 error: type[ForumlabError]) -> bytes:
+    """Up to ``count`` bytes of ``target``, a path :func:`check_input_file` accepted,
+    checked again on the open file (``path`` names it in messages)."""
     try:
+        # O_NONBLOCK: should the path have become a pipe since the check, open returns
+        # at once instead of waiting for a writer; fstat then refuses it.
         fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
     try:
         with os.fdopen(fd, "rb") as fh:
-            _check_input_info(os.fstat(fh.fileno()), path, what, None, error)
+            _check_input_info(os.fstat(fh.fileno()), path, what, max_bytes, error)
             return fh.read(count)
     except OSError as exc:
         raise error(f"cannot read the {what} {path}: {_reason(exc)}") from None
