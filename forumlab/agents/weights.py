@@ -88,7 +88,8 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
 
     Returns:
         None when neither is given (the game's own heuristic), else one weight per term
-        in the game's term order (1 where nothing sets it).
+        in the game's term order (1 where nothing sets it), followed by the table of a
+        region-table model (docs/learning.md).
 
     Raises:
         AgentSpecError: the game has no terms, or no term or archetype of that name.
@@ -99,13 +100,17 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
     if not names:
         raise AgentSpecError(f"agent {agent!r}: the heuristic of {game.name} has no named terms to weigh")
     merged: dict[str, float] = {}
+    region_table: list[float] = []  # a region-table model's table, appended to the term weights
     if evaluation:
-        from ..learning.model import EvalFileError, resolve_eval
+        from ..learning.model import EvalFileError, resolve_model
 
         try:
-            merged.update(resolve_eval(evaluation, game.name, getattr(game, "players", None)))
+            model = resolve_model(evaluation, game.name, getattr(game, "players", None), game)
         except EvalFileError as e:
             raise AgentSpecError(f"agent {agent!r}: {e}") from None
+        merged.update({str(k): float(v) for k, v in model["weights"].items()})
+        if model.get("kind") == "region-table":
+            region_table = model["table"]["values"]
     if archetype:
         from .archetypes import archetypes
 
@@ -119,7 +124,7 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
     if unknown:
         raise AgentSpecError(f"agent {agent!r}: {game.name} has no heuristic term {unknown[0]!r} "
                              f"(terms: {', '.join(names)})")
-    return np.array([float(merged.get(name, 1.0)) for name in names], dtype=np.float64)
+    return np.array([float(merged.get(name, 1.0)) for name in names] + region_table, dtype=np.float64)
 
 
 class WeightedAgent(Agent):

@@ -29,10 +29,16 @@ import click
                    "budget: a time budget makes the file depend on the machine)")
 @click.option("--alternatives", type=click.IntRange(min=1), default=48, show_default=True,
               help="move-choice: most other legal moves per position in the fit (a uniform sample)")
+@click.option("--model", "model_kind", type=click.Choice(["term-weights", "region-table"]),
+              default="term-weights", show_default=True,
+              help="term-weights: a weight per heuristic term; region-table: a learned table of region "
+                   "patterns fitted to the final scores (Forum Romanum)")
+@click.option("--ridge", type=click.FloatRange(min=0.0, min_open=True), default=1.0, show_default=True,
+              help="region-table: penalty on each squared table entry (in positions' worth)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="model file to write (default: print it)")
 def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_spec, l2, target,
-          teacher_spec, alternatives, output):
+          teacher_spec, alternatives, model_kind, ridge, output):
     """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes or to a
     teacher's moves; the file plays through any search agent as eval=FILE (docs/learning.md)."""
     import json
@@ -58,6 +64,8 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
         if agent.name != "greedy":
             fail(f"--agent must be a greedy spec (self-play runs greedy in the engine), not {agent_spec!r}")
         start_weights = agent.heuristic_weights(game)
+        if model_kind == "region-table":
+            _check_region_table(game, target, agent_spec)
         if target == "move-choice":
             from ..agents.weights import check_weights_for_game
 
@@ -67,7 +75,12 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
     command = "forumlab learn " + " ".join(sys.argv[sys.argv.index("learn") + 1:]) \
         if "learn" in sys.argv else ""
     with tqdm(total=games * iterations, desc=f"self-play {game_name}", unit="game") as bar:
-        if target == "move-choice":
+        if model_kind == "region-table":
+            from .region_table import learn_region_table
+
+            model = learn_region_table(game, games, seed, epsilon, stride, iterations, ridge, command,
+                                       bar.update)
+        elif target == "move-choice":
             model = learn_choice(game, games, seed, teacher_spec, epsilon, stride, iterations, l2,
                                  alternatives, command, bar.update, start_weights)
         else:
@@ -78,6 +91,19 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
             save_model(output, model)
         except ForumlabError as e:
             fail(str(e))
-        click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items()))
+        click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items())
+                   + (f"; fit {model['fit'][-1]}" if model_kind == "region-table" else ""))
     else:
         click.echo(json.dumps(model, indent=1, sort_keys=True))
+
+
+def _check_region_table(game, target: str, agent_spec: str) -> None:
+    """Refuse, with one line, a region-table training the game or the options cannot have."""
+    from ..cli import fail
+    from .model import table_shape
+
+    if table_shape(game) is None:
+        fail(f"{game.name} has no region tables (--model region-table: Forum Romanum)")
+    if target != "outcome" or agent_spec != "greedy":
+        fail("--model region-table fits the final scores of greedy self-play on the game's own heuristic: "
+             "it takes neither --target move-choice nor --agent")

@@ -1,8 +1,11 @@
 """The learned-evaluation file: JSON holding one weight per heuristic term of a game.
 
-Its ``kind`` says what the model is: ``term-weights`` (the only kind so far; a file
-without ``kind`` is one) is a weight per term, evaluated by the game's weighted
-heuristic. ``training`` says how the weights were fitted (``outcome``: who won;
+Its ``kind`` says what the model is: ``term-weights`` (a file without ``kind`` is one)
+is a weight per term, evaluated by the game's weighted heuristic; ``region-table`` adds
+a learned table of region patterns (``table``: the game's pattern ``shape`` and the
+flattened ``values``), evaluated by the same heuristic in the games that have such a
+table (their ``patterns`` module; docs/learning.md, "Region tables (Forum Romanum)").
+``training`` says how the weights were fitted (``outcome``: who won;
 ``move-choice``: a teacher's moves), which changes nothing in how they are used.
 
 Plain Python (json only), so agents can resolve ``eval=`` without compiling anything.
@@ -19,7 +22,8 @@ from typing import Any
 
 FORMAT = "forumlab-eval/1"
 KIND_TERM_WEIGHTS = "term-weights"
-KINDS = (KIND_TERM_WEIGHTS,)
+KIND_REGION_TABLE = "region-table"
+KINDS = (KIND_TERM_WEIGHTS, KIND_REGION_TABLE)
 LEARNED = "learned"
 EVALS_DIR = os.path.join(os.path.dirname(__file__), "evals")
 
@@ -67,22 +71,66 @@ def read_model(path: str) -> dict[str, Any]:
             isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
             for v in weights.values()):
         raise EvalFileError(f"evaluation file {path!r}: 'weights' must map term names to finite numbers")
+    if kind == KIND_REGION_TABLE:
+        _check_table(path, model.get("table"))
     return model
 
 
+def _finite_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_table(path: str, table: Any) -> None:
+    """Refuse a region table whose values do not fill its shape with finite numbers."""
+    shape = table.get("shape") if isinstance(table, dict) else None
+    values = table.get("values") if isinstance(table, dict) else None
+    if not (isinstance(shape, list) and shape and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                                      for n in shape)):
+        raise EvalFileError(f"evaluation file {path!r}: a region-table model needs 'table' with a 'shape' "
+                            "of positive integers")
+    size = math.prod(shape)
+    if not (isinstance(values, list) and len(values) == size and all(map(_finite_number, values))):
+        raise EvalFileError(f"evaluation file {path!r}: the table's 'values' must be {size} "
+                            "finite numbers (its shape's size)")
+
+
+def table_shape(game) -> tuple[int, ...] | None:
+    """The region-table shape of a game (a Game or Game class): ``TABLE_SHAPE`` of the
+    ``patterns`` module beside its class's module (plain Python), or None for a game
+    without region tables."""
+    import importlib
+
+    cls = game if isinstance(game, type) else type(game)
+    package = cls.__module__.rpartition(".")[0]
+    try:
+        return tuple(importlib.import_module(f"{package}.patterns").TABLE_SHAPE) if package else None
+    except (ImportError, AttributeError):
+        return None
+
+
 def resolve_eval(source: str, game_name: str, players: int | None) -> dict[str, float]:
-    """The term weights an ``eval=`` value names for a game.
+    """The term weights an ``eval=`` value names for a game (:func:`resolve_model`
+    without the region-table check, which needs the game itself)."""
+    model = resolve_model(source, game_name, players)
+    return {str(k): float(v) for k, v in model["weights"].items()}
+
+
+def resolve_model(source: str, game_name: str, players: int | None, game=None) -> dict[str, Any]:
+    """The model an ``eval=`` value names for a game, checked against it.
 
     Args:
         source: ``learned`` (the shipped model of the game at this player count) or a path.
         game_name: the game played.
         players: its player count (None: a Game class, checked before the count is known).
+        game: the Game or Game class, to check a region-table model's shape against
+            (None: not checked).
 
     Returns:
-        Term name -> weight.
+        The model dict (:func:`read_model`).
 
     Raises:
-        EvalFileError: no shipped model, a bad file, or a model of another game.
+        EvalFileError: no shipped model, a bad file, a model of another game, or a
+            region table the game has none of (or of another shape).
     """
     if source == LEARNED and players is None:  # a check against the game's class: any player count
         shipped = sorted(glob.glob(shipped_path(game_name, "*")))
@@ -100,4 +148,12 @@ def resolve_eval(source: str, game_name: str, players: int | None) -> dict[str, 
     model = read_model(path)
     if model.get("game") != game_name:
         raise EvalFileError(f"evaluation file {path!r} is for {model.get('game')!r}, not {game_name!r}")
-    return {str(k): float(v) for k, v in model["weights"].items()}
+    if model.get("kind") == KIND_REGION_TABLE and game is not None:
+        shape = table_shape(game)
+        if shape is None:
+            raise EvalFileError(f"evaluation file {path!r} is a region-table model, which {game_name} "
+                                "cannot evaluate (no region tables)")
+        if tuple(model["table"]["shape"]) != shape:
+            raise EvalFileError(f"evaluation file {path!r}: its table's shape {model['table']['shape']} is "
+                                f"not {game_name}'s {list(shape)}")
+    return model

@@ -24,6 +24,7 @@ from .layout import (
     SETTLED,
     TERMINAL,
 )
+from .pattern_kernels import table_colour_scores
 from .scoring import count_extremes
 from .terms import TERM_NAMES
 
@@ -85,10 +86,14 @@ def heuristic(s, player):
 @njit(cache=True, inline="always")
 def colour_values(s, w, est):
     """Every colour's estimate into ``est[:colours]`` (the exact score once the game
-    is over), with the weights ``w``."""
+    is over), with the weights ``w``: the hand formula per open region, or, when ``w``
+    is longer than the terms, a region-table model (the terms' weights, then the table:
+    :mod:`.pattern_kernels`)."""
     if s[TERMINAL] != 0:
         for k in range(s[N_COLOURS]):
             est[k] = s[SCORE + k]
+    elif w.shape[0] > len(TERM_NAMES):
+        table_colour_scores(s, est, w)
     else:
         _estimated_colour_scores(s, est, w)
 
