@@ -245,6 +245,9 @@ def run(config_file=None, game=None, players=None, options=(), agents=(), fmt=No
         # No --games: continue the file's study at the size it has (it may have been
         # extended), instead of refusing it for holding more groups than the default.
         definition = _at_stored_size(db, definition)
+    from ..bots.referee import keep_bot_logs_beside
+
+    keep_bot_logs_beside(os.path.abspath(db), [a.spec for a in definition.agents])  # a bad one: nothing made
     new_file = not os.path.lexists(db)
     try:
         with ResultStore.create(db, definition.to_json(), versions(definition.game), extend=True) as store:

@@ -1,6 +1,7 @@
 """Running and resuming tournaments: plan -> executor -> store, one commit per burst of games."""
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 
@@ -118,6 +119,11 @@ def run_tournament(definition: TournamentDefinition, db_path: str | Path, worker
         GameExecutionError: some games failed outside the agents' control (see
             :func:`play_missing`).
     """
+    from ..bots.referee import keep_bot_logs_beside
+
+    # The bots' log directory is checked before the results file is made: a bad one
+    # leaves nothing behind.
+    keep_bot_logs_beside(os.path.abspath(db_path), [a.spec for a in definition.agents])
     with ResultStore.create(db_path, definition.to_json(), versions(definition.game), extend=True) as store:
         return play_missing(store, definition, workers, scheduler, progress, executor_options)
 

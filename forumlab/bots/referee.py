@@ -39,6 +39,7 @@ from ..agents.base import Agent, Param
 from ..agents.process import AgentProcessFault
 from ..agents.spec import AgentSpecError, parse_value
 from ..arena.jobs import FAULT_EXCEPTION, FAULT_HANG, FAULT_ILLEGAL
+from ..core.errors import ConfigError
 from ..core.game import State
 from . import protocol
 from .connection import BotConnection, BotGone, BotSilent
@@ -102,8 +103,6 @@ def command_pool_entry(item: dict[str, Any]) -> tuple[str, str]:
         ConfigError: a field of the wrong type, an unknown field, or a comma in an
             argument or an option (a spec cannot hold one).
     """
-    from ..core.errors import ConfigError
-
     item = dict(item)
     argv = item.pop("command")
     if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
@@ -131,21 +130,39 @@ def command_pool_entry(item: dict[str, Any]) -> tuple[str, str]:
 def log_directory(given: str = "") -> str:
     """Where bots' logs go: ``given``, else ``$FORUMLAB_BOT_LOG_DIR`` (a tournament sets it
     beside its results file), else ``<temp dir>/forumlab-bots``; created if missing."""
+    from ..core.files import check_output_directory
+
     path = given or os.environ.get(LOG_DIR_ENV) or os.path.join(tempfile.gettempdir(), "forumlab-bots")
-    os.makedirs(path, exist_ok=True)
+    check_output_directory(path, "bot log directory")  # a file or a device there: one line
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:  # e.g. a parent that is a file, or no permission
+        raise ConfigError(f"cannot make the bot log directory {path}: {exc.strerror or exc}") from None
     return path
 
 
 def keep_bot_logs_beside(results_path, specs) -> None:
     """Send the logs of a tournament's bots to ``<results file>.bot-logs/`` (through
     ``$FORUMLAB_BOT_LOG_DIR``, which local workers inherit), unless the user's environment
-    names a directory or no agent is a bot program."""
-    from ..agents.spec import parse_spec
+    names a directory or no agent is a bot program.
 
-    if os.environ.get(LOG_DIR_ENV, _SET_HERE[0]) != _SET_HERE[0]:
-        return  # the user's choice
-    if any(parse_spec(spec)[0] == "cmd" for spec in specs):
-        _SET_HERE[0] = os.environ[LOG_DIR_ENV] = os.path.abspath(f"{results_path}.bot-logs")
+    Raises:
+        ConfigError: a directory the bots would log into (that one, the environment's, or a
+            bot's ``log_dir``) exists and is not a writable directory; checked here, before
+            any game, because a bot started in a worker would only record a fault per game.
+    """
+    from ..agents.spec import parse_spec
+    from ..core.files import check_output_directory
+
+    bots = [params for name, params in map(parse_spec, specs) if name == "cmd"]
+    if not bots:
+        return
+    user_choice = os.environ.get(LOG_DIR_ENV, _SET_HERE[0]) != _SET_HERE[0]
+    shared = os.environ[LOG_DIR_ENV] if user_choice else os.path.abspath(f"{results_path}.bot-logs")
+    for path in {shared, *(str(p["log_dir"]) for p in bots if p.get("log_dir"))}:
+        check_output_directory(path, "bot log directory")
+    if not user_choice:
+        _SET_HERE[0] = os.environ[LOG_DIR_ENV] = shared
 
 
 def _budget_param(kind: str) -> Param:
@@ -184,7 +201,10 @@ class CommandAgent(Agent):
         self.argv = split_command(self.options["command"])
         self.budget = {kind: self.options[f"budget_{kind}"] for kind in protocol.BUDGET_KINDS
                        if self.options[f"budget_{kind}"] > 0}
-        self._key = (tuple(self.argv), os.getcwd(), log_directory(self.options["log_dir"]))
+        try:
+            self._key = (tuple(self.argv), os.getcwd(), log_directory(self.options["log_dir"]))
+        except ConfigError as exc:
+            raise AgentSpecError(f"agent {self.name!r}: {exc}") from None
         self.conn, self.hello = self._connect()
         try:
             undeclared = sorted(set(self.budget) - set(self.hello.budgets))
