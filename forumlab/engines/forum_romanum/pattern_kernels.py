@@ -47,21 +47,50 @@ def _region_counts(s, r, counts):
 
 
 @njit(cache=True, inline="always")
-def _pattern_index(s, r, k, counts, filled):
-    """The flat table index of region ``r``'s pattern seen from colour ``k``."""
-    n_colours = s[N_COLOURS]
-    n_players = s[N_PLAYERS]
-    best = 0
-    fewest = 99
+def _extremes(counts, n_colours):
+    """(most, colours with it, second most, fewest, colours with it, second fewest) of
+    ``counts``: every colour's most and fewest among the others follow from them."""
+    hi, n_hi, hi2 = -1, 0, -1
+    lo, n_lo, lo2 = 99, 0, 99
     for j in range(n_colours):
-        if j != k:
-            best = max(best, counts[j])
-            fewest = min(fewest, counts[j])
+        c = counts[j]
+        if c > hi:
+            hi, n_hi, hi2 = c, 1, hi
+        elif c == hi:
+            n_hi += 1
+        elif c > hi2:
+            hi2 = c
+        if c < lo:
+            lo, n_lo, lo2 = c, 1, lo
+        elif c == lo:
+            n_lo += 1
+        elif c < lo2:
+            lo2 = c
+    return hi, n_hi, hi2, lo, n_lo, lo2
+
+
+@njit(cache=True, inline="always")
+def _tempo(s, k):
+    """How many seats move before colour ``k``'s seat does, clipped."""
+    n_players = s[N_PLAYERS]
     seat = k // 2 if n_players == 2 else k
-    tempo = min((seat - s[PLAYER]) % n_players, TEMPO_CLIP)
-    return (REGION_CLASS[r] * _STRIDES[0] + min(counts[k], COUNT_CLIP) * _STRIDES[1]
-            + min(best, COUNT_CLIP) * _STRIDES[2] + min(fewest, COUNT_CLIP) * _STRIDES[3]
-            + min(REGION_VALUES[r] - filled, EMPTY_CLIP) * _STRIDES[4] + tempo)
+    return min((seat - s[PLAYER]) % n_players, TEMPO_CLIP)
+
+
+@njit(cache=True, inline="always")
+def _region_base(r, filled):
+    """The part of region ``r``'s table index that is the same for every colour."""
+    return REGION_CLASS[r] * _STRIDES[0] + min(REGION_VALUES[r] - filled, EMPTY_CLIP) * _STRIDES[4]
+
+
+@njit(cache=True, inline="always")
+def _colour_index(base, tempo, c, hi, n_hi, hi2, lo, n_lo, lo2):
+    """The table index of a region (``base``, the extremes of its counts) seen from a
+    colour with ``c`` pieces there and the given tempo."""
+    best = hi2 if c == hi and n_hi == 1 else hi
+    fewest = lo2 if c == lo and n_lo == 1 else lo
+    return (base + min(c, COUNT_CLIP) * _STRIDES[1] + min(best, COUNT_CLIP) * _STRIDES[2]
+            + min(fewest, COUNT_CLIP) * _STRIDES[3] + tempo)
 
 
 @njit(cache=True)
@@ -69,16 +98,18 @@ def pattern_indices(s, out):
     """Every colour's table index of every region into ``out`` (colours x regions; -1
     for a settled region); returns the number of colours. Training reads the patterns
     through it."""
+    n_colours = s[N_COLOURS]
     counts = np.zeros(MAX_COLOURS, dtype=np.int64)
     settled = s[SETTLED]
     for r in range(N_REGIONS):
         if (settled >> r) & 1:
             out[:, r] = -1
             continue
-        filled = _region_counts(s, r, counts)
-        for k in range(s[N_COLOURS]):
-            out[k, r] = _pattern_index(s, r, k, counts, filled)
-    return s[N_COLOURS]
+        base = _region_base(r, _region_counts(s, r, counts))
+        hi, n_hi, hi2, lo, n_lo, lo2 = _extremes(counts, n_colours)
+        for k in range(n_colours):
+            out[k, r] = _colour_index(base, _tempo(s, k), counts[k], hi, n_hi, hi2, lo, n_lo, lo2)
+    return n_colours
 
 
 @njit(cache=True, inline="always")
@@ -89,23 +120,20 @@ def table_colour_scores(s, est, w):
     n_colours = s[N_COLOURS]
     settled = s[SETTLED]
     counts = np.empty(MAX_COLOURS, dtype=np.int64)
+    tempo = np.empty(MAX_COLOURS, dtype=np.int64)
     for k in range(n_colours):
         est[k] = w[_SCORE_TERM] * s[SCORE + k]
+        tempo[k] = N_TERMS + _tempo(s, k)  # the table's offset in w folded in
     for r in range(N_REGIONS):
         if (settled >> r) & 1:
             continue
         filled = _region_counts(s, r, counts)
+        base = _region_base(r, filled)
+        hi, n_hi, hi2, lo, n_lo, lo2 = _extremes(counts, n_colours)
         scale = w[REGION_TERM[r]]
         for k in range(n_colours):
-            est[k] += scale * w[N_TERMS + _pattern_index(s, r, k, counts, filled)]
+            est[k] += scale * w[_colour_index(base, tempo[k], counts[k], hi, n_hi, hi2, lo, n_lo, lo2)]
         if w[_LAST_TERM] != 0.0 and filled > 0:
-            lo = 99
-            n_lo = 0
-            for k in range(n_colours):
-                if counts[k] < lo:
-                    lo, n_lo = counts[k], 1
-                elif counts[k] == lo:
-                    n_lo += 1
             loss = w[_LAST_TERM] * (_POTENTIAL * filled / popcount(REGION_MASKS[r])
                                     * (4.0 if n_lo == 1 else 2.0))
             for k in range(n_colours):
