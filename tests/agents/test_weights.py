@@ -49,9 +49,9 @@ def test_default_weights_are_the_heuristic_bit_for_bit(name, options, module):
             assert h.weighted_heuristic(s, p, ones) == h.heuristic(s, p)
 
 
-# Forum Trajanum's held tiles are priced by the other terms' weights (docs/strategies.md):
-# its value is not linear in the weights while a seat holds tiles.
-@pytest.mark.parametrize("name, options, module", [g for g in GAMES if g[0] != "forum-trajanum"])
+# Forum Trajanum included: its held tiles were once priced by the other terms' weights (not
+# linear while a seat held tiles); they are now at fixed prices times the held weight.
+@pytest.mark.parametrize("name, options, module", GAMES)
 def test_seat_values_are_linear_in_the_weights(name, options, module):
     """A seat's value with weights w is the weighted sum of its terms, each term being the
     value with that term's weight alone: a linear evaluation over the terms."""

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from .data import CRANE_VALUE, TRAJAN_TASKS
-from .held import CITIZEN_WORTH, ENVOY_WORTH, PRESTIGE_WORTH, RESOURCE_WORTH, held_weights, held_worth
+from .held import CITIZEN_WORTH, ENVOY_WORTH, PRESTIGE_WORTH, RESOURCE_WORTH, held_worth
 from .layout import CORNERS, CRANE, CYCLE, INTRO, N_PLAYERS, OVER, SHIP, TILE, TRACK, TRAJAN
 from .scoring import (
     active_citizens,
@@ -41,8 +41,8 @@ def _value(s, p, scorings_left, w):
     come: the Colonia, eagle and area points it would score now (once per scoring
     left), the uncovered cranes and the Trajan card of the current cycle (once),
     modest worth for resources, envoys in the ship, active citizens, tracks and the bar,
-    and the worth of the tiles it holds and has not used (:mod:`.held`); each term
-    times its weight in ``w`` (:mod:`.terms`)."""
+    and the worth of the tiles it holds and has not used (:mod:`.held`, at fixed prices);
+    each term times its weight in ``w`` (:mod:`.terms`)."""
     b = seat_base(p)
     v = w[T_VP] * total_vp(s, p)
     if scorings_left > 0:
@@ -62,7 +62,9 @@ def _value(s, p, scorings_left, w):
     v += scorings_left * (w[T_CITIZENS] * (CITIZEN_WORTH * active_citizens(s, p))
                           + w[T_PRESTIGE] * (PRESTIGE_WORTH * prestige_bonus(s, p)))
     v += w[T_TRACKS] * (0.8 * (min(4, s[b + TRACK]) + min(4, s[b + TRACK + 1]) + min(4, s[b + TRACK + 2])))
-    return v + w[T_HELD] * held_worth(s, p, scorings_left, held_weights(w))
+    # the held tiles at fixed prices (the default weights'), times the held weight alone:
+    # linear in its weight, so a fitted weight prices what it was fitted on (held.py)
+    return v + w[T_HELD] * held_worth(s, p, scorings_left)
 
 
 @njit(cache=True)

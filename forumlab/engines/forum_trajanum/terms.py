@@ -22,7 +22,6 @@ TERMS = (
     ("prestige", "0.3 per prestige step (bar position plus the Merchant's 2), per scoring left"),
     ("tracks", "0.8 per level on the three tracks, up to level 4 each"),
     ("held", "worth of the Colonia tiles the seat holds and has not used yet (the draft's pair, "
-             "the tiles being used): what using them adds, by the weights of resources, envoys, "
-             "citizens, prestige and area"),
+             "the tiles being used): what using them adds, at the default weights' prices"),
 )
 TERM_NAMES = tuple(name for name, _ in TERMS)
