@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from .model import FORMAT, KIND_REGION_TABLE
 
@@ -30,23 +29,6 @@ def _kernels(game):
     package = type(game).__module__.rpartition(".")[0]
     return (importlib.import_module(f"{package}.pattern_kernels"),
             importlib.import_module(f"{package}.heuristic"))
-
-
-@njit(cache=True)
-def accumulate_normal_equations(idx, y, a, b):
-    """Add rows of one-hot pattern features to the normal equations ``a`` and ``b``:
-    row ``i`` has a 1 at each index of ``idx[i]`` (-1: none; an index twice counts 2) and
-    the target ``y[i]``."""
-    for i in range(idx.shape[0]):
-        for p in range(idx.shape[1]):
-            u = idx[i, p]
-            if u < 0:
-                continue
-            b[u] += y[i]
-            for q in range(idx.shape[1]):
-                v = idx[i, q]
-                if v >= 0:
-                    a[u, v] += 1.0
 
 
 def solve_table(a: np.ndarray, b: np.ndarray, ridge: float) -> np.ndarray:
@@ -106,6 +88,8 @@ def pattern_rows(game, played) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def fit_table(idx: np.ndarray, y: np.ndarray, size: int, ridge: float) -> np.ndarray:
     """The ridge least-squares table for pattern rows ``idx`` and targets ``y``."""
+    from .normal_equations import accumulate_normal_equations
+
     a = np.zeros((size, size))
     b = np.zeros(size)
     accumulate_normal_equations(idx, y.astype(np.float64), a, b)
