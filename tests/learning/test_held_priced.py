@@ -62,3 +62,11 @@ def test_the_weighted_value_is_linear_in_the_held_weight_whatever_the_others():
         w_off[h.T_HELD] = 0.0
         h.seat_values(s, w_off, without)
         assert np.allclose(with_held - without, w[h.T_HELD] * _held_worths(s), rtol=1e-12, atol=1e-12)
+
+
+def test_the_shipped_model_weighs_the_held_tiles():
+    """The shipped 3-player model was fitted with the held column read as played: a
+    positive weight (a model fitted while the column read 0 had exactly 0)."""
+    from forumlab.learning.model import read_model, shipped_path
+
+    assert read_model(shipped_path("forum-trajanum", PLAYERS))["weights"]["held"] > 0
