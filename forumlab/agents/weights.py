@@ -89,7 +89,8 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
     Returns:
         None when neither is given (the game's own heuristic), else one weight per term
         in the game's term order (1 where nothing sets it), followed by the table of a
-        region-table model (docs/learning.md).
+        region-table model or the stage multipliers of a stage-weights model
+        (docs/learning.md).
 
     Raises:
         AgentSpecError: the game has no terms, or no term or archetype of that name.
@@ -100,7 +101,8 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
     if not names:
         raise AgentSpecError(f"agent {agent!r}: the heuristic of {game.name} has no named terms to weigh")
     merged: dict[str, float] = {}
-    region_table: list[float] = []  # a region-table model's table, appended to the term weights
+    # a region-table model's table or a stage-weights model's stages, after the term weights
+    region_table: list[float] = []
     if evaluation:
         from ..learning.model import EvalFileError, resolve_model
 
@@ -111,6 +113,8 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
         merged.update({str(k): float(v) for k, v in model["weights"].items()})
         if model.get("kind") == "region-table":
             region_table = model["table"]["values"]
+        elif model.get("kind") == "stage-weights":  # multipliers of the term weights, by stage
+            region_table = model["stages"]["values"]
     if archetype:
         from .archetypes import archetypes
 

@@ -29,10 +29,11 @@ import click
                    "budget: a time budget makes the file depend on the machine)")
 @click.option("--alternatives", type=click.IntRange(min=1), default=48, show_default=True,
               help="move-choice: most other legal moves per position in the fit (a uniform sample)")
-@click.option("--model", "model_kind", type=click.Choice(["term-weights", "region-table"]),
+@click.option("--model", "model_kind", type=click.Choice(["term-weights", "region-table", "stage-weights"]),
               default="term-weights", show_default=True,
               help="term-weights: a weight per heuristic term; region-table: a learned table of region "
-                   "patterns fitted to the final scores (Forum Romanum)")
+                   "patterns fitted to the final scores (Forum Romanum); stage-weights: a weight per "
+                   "term and stage of the game, fitted to who won (Foundations of Rome)")
 @click.option("--ridge", type=click.FloatRange(min=0.0, min_open=True), default=1.0, show_default=True,
               help="region-table: penalty on each squared table entry (in positions' worth)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -67,6 +68,8 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
         start_weights = agent.heuristic_weights(game)
         if model_kind == "region-table":
             _check_region_table(game, target, agent_spec)
+        if model_kind == "stage-weights":
+            _check_stage_weights(game, target, agent_spec)
         if target == "move-choice":
             from ..agents.weights import check_weights_for_game
 
@@ -81,6 +84,11 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
 
             model = learn_region_table(game, games, seed, epsilon, stride, iterations, ridge, command,
                                        bar.update)
+        elif model_kind == "stage-weights":
+            from .stage_weights import learn_stage_weights
+
+            model = learn_stage_weights(game, games, seed, epsilon, stride, iterations, l2, command,
+                                        bar.update)
         elif target == "move-choice":
             model = learn_choice(game, games, seed, teacher_spec, epsilon, stride, iterations, l2,
                                  alternatives, command, bar.update, start_weights)
@@ -93,7 +101,7 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
         except ForumlabError as e:
             fail(str(e))
         click.echo(f"wrote {output}: " + ", ".join(f"{k}={v}" for k, v in model["weights"].items())
-                   + (f"; fit {model['fit'][-1]}" if model_kind == "region-table" else ""))
+                   + (f"; fit {model['fit'][-1]}" if model_kind != "term-weights" else ""))
     else:
         click.echo(json.dumps(model, indent=1, sort_keys=True))
 
@@ -107,4 +115,16 @@ def _check_region_table(game, target: str, agent_spec: str) -> None:
         fail(f"{game.name} has no region tables (--model region-table: Forum Romanum)")
     if target != "outcome" or agent_spec != "greedy":
         fail("--model region-table fits the final scores of greedy self-play on the game's own heuristic: "
+             "it takes neither --target move-choice nor --agent")
+
+
+def _check_stage_weights(game, target: str, agent_spec: str) -> None:
+    """Refuse, with one line, a stage-weights training the game or the options cannot have."""
+    from ..cli import fail
+    from .model import stages_shape
+
+    if stages_shape(game) is None:
+        fail(f"{game.name} has no stages (--model stage-weights: Foundations of Rome)")
+    if target != "outcome" or agent_spec != "greedy":
+        fail("--model stage-weights fits who won in greedy self-play on the game's own heuristic: "
              "it takes neither --target move-choice nor --agent")

@@ -4,7 +4,10 @@ Its ``kind`` says what the model is: ``term-weights`` (a file without ``kind`` i
 is a weight per term, evaluated by the game's weighted heuristic; ``region-table`` adds
 a learned table of region patterns (``table``: the game's pattern ``shape`` and the
 flattened ``values``), evaluated by the same heuristic in the games that have such a
-table (their ``patterns`` module; docs/learning.md, "Region tables (Forum Romanum)").
+table (their ``patterns`` module; docs/learning.md, "Region tables (Forum Romanum)");
+``stage-weights`` adds a multiplier per (stage, term) (``stages``: its ``shape``, stages
+x terms, and the flattened ``values``), evaluated in the games that have stages (their
+``stages`` module; docs/learning.md, "Stage weights (Foundations of Rome)").
 ``training`` says how the weights were fitted (``outcome``: who won;
 ``move-choice``: a teacher's moves), which changes nothing in how they are used.
 
@@ -23,7 +26,8 @@ from typing import Any
 FORMAT = "forumlab-eval/1"
 KIND_TERM_WEIGHTS = "term-weights"
 KIND_REGION_TABLE = "region-table"
-KINDS = (KIND_TERM_WEIGHTS, KIND_REGION_TABLE)
+KIND_STAGE_WEIGHTS = "stage-weights"
+KINDS = (KIND_TERM_WEIGHTS, KIND_REGION_TABLE, KIND_STAGE_WEIGHTS)
 LEARNED = "learned"
 EVALS_DIR = os.path.join(os.path.dirname(__file__), "evals")
 
@@ -73,6 +77,8 @@ def read_model(path: str) -> dict[str, Any]:
         raise EvalFileError(f"evaluation file {path!r}: 'weights' must map term names to finite numbers")
     if kind == KIND_REGION_TABLE:
         _check_table(path, model.get("table"))
+    if kind == KIND_STAGE_WEIGHTS:
+        _check_stages(path, model.get("stages"))
     return model
 
 
@@ -92,6 +98,44 @@ def _check_table(path: str, table: Any) -> None:
     if not (isinstance(values, list) and len(values) == size and all(map(_finite_number, values))):
         raise EvalFileError(f"evaluation file {path!r}: the table's 'values' must be {size} "
                             "finite numbers (its shape's size)")
+
+
+def _check_stages(path: str, stages: Any) -> None:
+    """Refuse a stage table that is not stages x terms finite numbers."""
+    shape = stages.get("shape") if isinstance(stages, dict) else None
+    values = stages.get("values") if isinstance(stages, dict) else None
+    if not (isinstance(shape, list) and len(shape) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)):
+        raise EvalFileError(f"evaluation file {path!r}: a stage-weights model needs 'stages' with a "
+                            "'shape' of two positive integers (stages, terms)")
+    size = shape[0] * shape[1]
+    if not (isinstance(values, list) and len(values) == size and all(map(_finite_number, values))):
+        raise EvalFileError(f"evaluation file {path!r}: the stages' 'values' must be {size} "
+                            "finite numbers (its shape's size)")
+
+
+def stages_module(game):
+    """The game's ``stages`` module (a Game or Game class; plain Python beside its class's
+    module), or None for a game without stages."""
+    import importlib
+
+    cls = game if isinstance(game, type) else type(game)
+    package = cls.__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.stages") if package else None
+    except ImportError:
+        return None
+
+
+def stages_shape(game) -> tuple[int, int] | None:
+    """The stage-table shape (stages, terms) of a game (a Game or Game class): ``N_STAGES``
+    of the ``stages`` module beside its class's module by its term count, or None for a
+    game without stages."""
+    from ..agents.weights import term_names
+
+    module = stages_module(game)
+    n_stages = getattr(module, "N_STAGES", None)
+    return (int(n_stages), len(term_names(game))) if n_stages else None
 
 
 def table_shape(game) -> tuple[int, ...] | None:
@@ -130,7 +174,7 @@ def resolve_model(source: str, game_name: str, players: int | None, game=None) -
 
     Raises:
         EvalFileError: no shipped model, a bad file, a model of another game, or a
-            region table the game has none of (or of another shape).
+            region table or stage table the game has none of (or of another shape).
     """
     if source == LEARNED and players is None:  # a check against the game's class: any player count
         shipped = sorted(glob.glob(shipped_path(game_name, "*")))
@@ -156,4 +200,17 @@ def resolve_model(source: str, game_name: str, players: int | None, game=None) -
         if tuple(model["table"]["shape"]) != shape:
             raise EvalFileError(f"evaluation file {path!r}: its table's shape {model['table']['shape']} is "
                                 f"not {game_name}'s {list(shape)}")
+    if model.get("kind") == KIND_STAGE_WEIGHTS and game is not None:
+        _check_stages_fit_game(path, model, game, game_name)
     return model
+
+
+def _check_stages_fit_game(path: str, model: dict[str, Any], game, game_name: str) -> None:
+    """Refuse a stage-weights model the game cannot evaluate (no stages, another shape)."""
+    shape = stages_shape(game)
+    if shape is None:
+        raise EvalFileError(f"evaluation file {path!r} is a stage-weights model, which {game_name} "
+                            "cannot evaluate (no stages)")
+    if tuple(model["stages"]["shape"]) != shape:
+        raise EvalFileError(f"evaluation file {path!r}: its stages' shape {model['stages']['shape']} is "
+                            f"not {game_name}'s {list(shape)} (stages, terms)")

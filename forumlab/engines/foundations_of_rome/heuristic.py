@@ -10,7 +10,8 @@ Each part of a seat's value is a named term (:mod:`.terms`) multiplied by its we
 where the sum adds it, so the default weights (all 1) give the very value, bit for bit,
 that the heuristic gave before it had terms (multiplying by 1.0 is exact, every addition
 happens in the same order, and the terms split only sums of integers);
-:func:`weighted_heuristic` takes other weights.
+:func:`weighted_heuristic` takes other weights, and a stage-weights model when the weight
+array is longer than the terms (:mod:`.stages`).
 """
 import numpy as np
 from numba import njit
@@ -89,9 +90,11 @@ from .scoring import (
     instance_owner,
     markers_on_board,
 )
+from .stages import N_STAGES
 from .terms import TERM_NAMES
 
 T_VP, T_SILVER, T_RESIDENTIAL, T_COMMERCIAL, T_CIVIC, T_MONUMENTS, T_LOTS, T_MODULES = range(len(TERM_NAMES))
+N_TERMS = len(TERM_NAMES)
 DEFAULT_WEIGHTS = np.ones(len(TERM_NAMES))
 
 # What a pending offer costs the heuristic: an offer that gains nothing (refused, or an
@@ -350,8 +353,24 @@ def heuristic_with(s, player, w):
 @njit(cache=True)
 def weighted_heuristic(s, player, tw):
     """:func:`heuristic` with the weights ``tw`` on the terms (:data:`.terms.TERM_NAMES`
-    order)."""
+    order), or, when ``tw`` is longer than the terms, a stage-weights model: the term
+    weights, then a row of multipliers per stage (:func:`stage_term_weights`)."""
+    if tw.shape[0] > N_TERMS:
+        return _heuristic(s, player, stage_term_weights(s, tw), MODULE_WEIGHTS)
     return _heuristic(s, player, tw, MODULE_WEIGHTS)
+
+
+@njit(cache=True)
+def stage_term_weights(s, tw):
+    """The term weights a stage-weights model ``tw`` plays at ``s``: its term weights times
+    the row of the position's stage (the era, :mod:`.stages`), or the term weights alone
+    once the game is over (no stage left to weigh)."""
+    out = tw[:N_TERMS].copy()
+    if s[PHASE] != PH_OVER:
+        row = N_TERMS * (1 + min(max(s[ERA] - 1, 0), N_STAGES - 1))
+        for k in range(N_TERMS):
+            out[k] *= tw[row + k]
+    return out
 
 
 @njit(cache=True)
