@@ -39,6 +39,9 @@ BEFORE = [
 ]
 
 
+MAX_PLIES = 1000  # past any game (random play may reach the turn cap)
+
+
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
@@ -49,9 +52,9 @@ def random_game(players, seed=5):
     s = game.initial_array(seed)
     rng = make_rng(11)
     tag = game.kernels.tag
-    while True:
+    for _ in range(MAX_PLIES):
         yield s.copy()
-        if is_terminal(tag, s) or s[5] > 400:  # PLY past any real game: the cap ends it
+        if is_terminal(tag, s):
             return
         apply_move(tag, s, random_move(tag, s, rng))
 
