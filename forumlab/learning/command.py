@@ -42,7 +42,8 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
           teacher_spec, alternatives, model_kind, ridge, output):
     """Fit a linear evaluation over GAME's heuristic terms to self-play outcomes or to a
     teacher's moves, or (--model region-table) a table of region patterns to the final
-    scores; the file plays through any search agent as eval=FILE (docs/learning.md)."""
+    scores, or (--model stage-weights) a weight per term and era to the outcomes; the file
+    plays through any search agent as eval=FILE (docs/learning.md)."""
     import json
     import sys
 
