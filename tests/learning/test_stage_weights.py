@@ -176,3 +176,12 @@ def test_learn_stage_weights_of_a_game_without_stages_is_one_line():
 def test_learn_stage_weights_refuses_move_choice_with_one_line():
     assert_bad_input(run("learn", GAME, "-p", "3", "--model", "stage-weights", "--games", "1",
                          "--target", "move-choice"), "move-choice")
+
+
+def test_the_shipped_model_is_a_stage_weights_model():
+    from forumlab.learning.model import shipped_path
+
+    shipped = read_model(shipped_path(GAME, 3))  # the model of experiments 21 and 22
+    assert shipped["kind"] == "stage-weights" and shipped["settings"]["seed"] == 4970
+    w = make_agent("brs(eval=learned)").heuristic_weights(load_game(GAME, players=3))
+    assert list(w) == [1.0] * 8 + shipped["stages"]["values"]
