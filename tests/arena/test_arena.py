@@ -27,7 +27,7 @@ from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import resume_tournament, run_tournament
+from forumlab.arena.tournament import resume_tournament, run_tournament, warm_up
 from forumlab.cli import main
 from forumlab.core.errors import ConfigError, ForumlabError
 from forumlab.core.ranks import fault_ranks
@@ -215,10 +215,15 @@ def test_runner_interrupts_a_sleeping_agent_at_the_hard_limit():
 def test_runner_flags_moves_over_the_time_limit():
     # A limit of 1.5 * 0.5 + 0.25 = 1 s: the slow agent takes 1.2 s, the others (well
     # under 0.1 s even on a busy machine) have a wide margin.
-    job = plan(quick([("slow", "tests.fault_agents:SlowAgent(seconds=1.2)"), "greedy", "random"],
-                     games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2}))[0]
+    # The kernels are compiled (or loaded) first: on a cold cache and a loaded machine a
+    # greedy seat's first move, compiling, took over the limit and was flagged too.
+    d = quick([("slow", "tests.fault_agents:SlowAgent(seconds=1.2)"), "greedy", "random"],
+              games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2})
+    warm_up(d)
+    job = plan(d)[0]
     outcome = run_job(job)
     assert [f.kind for f in outcome.faults] == [FAULT_TIMEOUT]
+    assert "SlowAgent" in job.specs[outcome.faults[0].seat]
 
 
 def test_tournament_with_every_fault_finishes_and_records_them(tmp_path):
