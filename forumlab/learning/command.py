@@ -67,10 +67,8 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
         if agent.name != "greedy":
             fail(f"--agent must be a greedy spec (self-play runs greedy in the engine), not {agent_spec!r}")
         start_weights = agent.heuristic_weights(game)
-        if model_kind == "region-table":
-            _check_region_table(game, target, agent_spec)
-        if model_kind == "stage-weights":
-            _check_stage_weights(game, target, agent_spec)
+        if model_kind != "term-weights":
+            _check_model_kind(model_kind, game, target, agent_spec)
         if target == "move-choice":
             from ..agents.weights import check_weights_for_game
 
@@ -107,25 +105,18 @@ def learn(game_name, players, games, seed, epsilon, stride, iterations, agent_sp
         click.echo(json.dumps(model, indent=1, sort_keys=True))
 
 
-def _check_region_table(game, target: str, agent_spec: str) -> None:
-    """Refuse, with one line, a region-table training the game or the options cannot have."""
+def _check_model_kind(model_kind: str, game, target: str, agent_spec: str) -> None:
+    """Refuse, with one line, a region-table or stage-weights training the game or the
+    options cannot have."""
     from ..cli import fail
-    from .model import table_shape
+    from .model import stages_shape, table_shape
 
-    if table_shape(game) is None:
-        fail(f"{game.name} has no region tables (--model region-table: Forum Romanum)")
+    shape_of, part, games, fitted = {
+        "region-table": (table_shape, "region tables", "Forum Romanum", "the final scores"),
+        "stage-weights": (stages_shape, "stages", "Foundations of Rome", "who won"),
+    }[model_kind]
+    if shape_of(game) is None:
+        fail(f"{game.name} has no {part} (--model {model_kind}: {games})")
     if target != "outcome" or agent_spec != "greedy":
-        fail("--model region-table fits the final scores of greedy self-play on the game's own heuristic: "
-             "it takes neither --target move-choice nor --agent")
-
-
-def _check_stage_weights(game, target: str, agent_spec: str) -> None:
-    """Refuse, with one line, a stage-weights training the game or the options cannot have."""
-    from ..cli import fail
-    from .model import stages_shape
-
-    if stages_shape(game) is None:
-        fail(f"{game.name} has no stages (--model stage-weights: Foundations of Rome)")
-    if target != "outcome" or agent_spec != "greedy":
-        fail("--model stage-weights fits who won in greedy self-play on the game's own heuristic: "
+        fail(f"--model {model_kind} fits {fitted} in greedy self-play on the game's own heuristic: "
              "it takes neither --target move-choice nor --agent")

@@ -192,25 +192,28 @@ def resolve_model(source: str, game_name: str, players: int | None, game=None) -
     model = read_model(path)
     if model.get("game") != game_name:
         raise EvalFileError(f"evaluation file {path!r} is for {model.get('game')!r}, not {game_name!r}")
-    if model.get("kind") == KIND_REGION_TABLE and game is not None:
-        shape = table_shape(game)
-        if shape is None:
-            raise EvalFileError(f"evaluation file {path!r} is a region-table model, which {game_name} "
-                                "cannot evaluate (no region tables)")
-        if tuple(model["table"]["shape"]) != shape:
-            raise EvalFileError(f"evaluation file {path!r}: its table's shape {model['table']['shape']} is "
-                                f"not {game_name}'s {list(shape)}")
-    if model.get("kind") == KIND_STAGE_WEIGHTS and game is not None:
-        _check_stages_fit_game(path, model, game, game_name)
+    if game is not None:
+        _check_kind_fits_game(path, model, game, game_name)
     return model
 
 
-def _check_stages_fit_game(path: str, model: dict[str, Any], game, game_name: str) -> None:
-    """Refuse a stage-weights model the game cannot evaluate (no stages, another shape)."""
-    shape = stages_shape(game)
+def _check_kind_fits_game(path: str, model: dict[str, Any], game, game_name: str) -> None:
+    """Refuse a region-table or stage-weights model the game cannot evaluate: it has no
+    such part, or one of another shape."""
+    kind = model.get("kind")
+    if kind not in _GAME_PARTS:
+        return
+    key, shape_of, noun, whose, dims = _GAME_PARTS[kind]
+    shape = shape_of(game)
     if shape is None:
-        raise EvalFileError(f"evaluation file {path!r} is a stage-weights model, which {game_name} "
-                            "cannot evaluate (no stages)")
-    if tuple(model["stages"]["shape"]) != shape:
-        raise EvalFileError(f"evaluation file {path!r}: its stages' shape {model['stages']['shape']} is "
-                            f"not {game_name}'s {list(shape)} (stages, terms)")
+        raise EvalFileError(f"evaluation file {path!r} is a {kind} model, which {game_name} "
+                            f"cannot evaluate (no {noun})")
+    if tuple(model[key]["shape"]) != shape:
+        raise EvalFileError(f"evaluation file {path!r}: {whose} shape {model[key]['shape']} is "
+                            f"not {game_name}'s {list(shape)}{dims}")
+
+
+# The part each model kind adds to the term weights: its key in the file, the game's shape
+# for it (None: the game has none), and how messages name it and its dimensions.
+_GAME_PARTS = {KIND_REGION_TABLE: ("table", table_shape, "region tables", "its table's", ""),
+               KIND_STAGE_WEIGHTS: ("stages", stages_shape, "stages", "its stages'", " (stages, terms)")}

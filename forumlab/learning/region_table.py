@@ -18,7 +18,6 @@ import numpy as np
 
 from .model import FORMAT, KIND_REGION_TABLE
 
-MAX_RECORDED = 512  # positions kept per game (every stride-th ply)
 HELD_OUT_EVERY = 10  # every 10th game is held out of the first fit, to measure it
 # the term weights of a region-table model: the table replaces the hand formula's region
 # values (their terms scale the table's entries) and what it says of last places
@@ -45,24 +44,14 @@ def solve_table(a: np.ndarray, b: np.ndarray, ridge: float) -> np.ndarray:
 def play_positions(game, games: int, seed: int, epsilon: float, stride: int, w, tick=lambda: None):
     """Play ``games`` epsilon-greedy games (greedy on ``w``; None: the hand heuristic) and
     return, per game, its recorded positions (rows) and every colour's final score."""
-    from ..core.rng import derive_seed, make_rng
-    from .selfplay import play_recording
+    from .train import played_games
 
     kernels, _ = _kernels(game)
-    tag = game.kernels.tag
     out = []
-    for i in range(games):
-        game_seed = derive_seed(seed, i)
-        array = game.initial_array(game_seed)
-        rows = np.empty((MAX_RECORDED, array.shape[0]), dtype=array.dtype)
-        rng = make_rng(derive_seed(game_seed, 1))
-        if w is None:
-            n = play_recording(tag, array, rng, epsilon, stride, rows)
-        else:
-            n = play_recording(tag, array, rng, epsilon, stride, rows, w)
+    for _, rows, array in played_games(game, games, seed, epsilon, stride, w):
         final = np.zeros(kernels.MAX_COLOURS)
         colours = kernels.colour_scores(array, final)
-        out.append((rows[:n].copy(), final[:colours].copy()))
+        out.append((rows.copy(), final[:colours].copy()))
         tick()
     return out
 

@@ -38,23 +38,10 @@ def weight_array(table: np.ndarray) -> np.ndarray:
 def self_play_stages(game, games: int, seed: int, epsilon: float, stride: int, weights,
                      tick: Callable[[], None] = lambda: None):
     """:func:`.train.self_play` plus each recorded position's stage."""
-    from ..agents.weights import term_names
-    from .terms import seat_values_kernel, term_matrix
-    from .train import recorded_games
+    from .train import labelled_self_play
 
-    stage_of = stages_module(game).stage_of
-    n_terms, players = len(term_names(game)), game.players
-    seat_values = seat_values_kernel(game)
-    xs, ys, stages = [], [], []
-    for _, rows, winners in recorded_games(game, games, seed, epsilon, stride, weights):
-        share = np.zeros(players)
-        share[winners] = 1.0 / max(len(winners), 1)
-        for row in rows:
-            xs.append(term_matrix(seat_values, row, players, n_terms))
-            ys.append(share)
-            stages.append(stage_of(row))
-        tick()
-    return np.array(xs), np.array(ys), np.array(stages, dtype=np.int64)
+    return labelled_self_play(game, games, seed, epsilon, stride, weights, tick,
+                              label=stages_module(game).stage_of)
 
 
 def stage_statistics(x: np.ndarray, y: np.ndarray, stages: np.ndarray, n_stages: int,

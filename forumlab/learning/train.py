@@ -12,11 +12,10 @@ from .model import FORMAT, KIND_TERM_WEIGHTS
 MAX_RECORDED = 512  # positions kept per game (every stride-th ply)
 
 
-def recorded_games(game, games: int, seed: int, epsilon: float, stride: int, weights):
-    """Play ``games`` epsilon-greedy games (greedy on the term weights ``weights``; None:
+def played_games(game, games: int, seed: int, epsilon: float, stride: int, weights):
+    """Play ``games`` epsilon-greedy games (greedy on the weight array ``weights``; None:
     the game's own heuristic); yield, per game, its seed, its recorded positions (every
-    ``stride``-th ply, rows of a 2-D array) and its winners."""
-    from ..core.game import State
+    ``stride``-th ply, rows of a 2-D array) and its final state array."""
     from ..core.rng import derive_seed, make_rng
     from .selfplay import play_recording
 
@@ -30,7 +29,15 @@ def recorded_games(game, games: int, seed: int, epsilon: float, stride: int, wei
             n = play_recording(tag, array, rng, epsilon, stride, out)
         else:
             n = play_recording(tag, array, rng, epsilon, stride, out, weights)
-        yield game_seed, out[:n], State(game, array, game_seed).result()["winners"]
+        yield game_seed, out[:n], array
+
+
+def recorded_games(game, games: int, seed: int, epsilon: float, stride: int, weights):
+    """:func:`played_games` with each game's winners in place of its final state."""
+    from ..core.game import State
+
+    for game_seed, rows, array in played_games(game, games, seed, epsilon, stride, weights):
+        yield game_seed, rows, State(game, array, game_seed).result()["winners"]
 
 
 def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
@@ -40,20 +47,30 @@ def self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
 
     ``weights``: the greedy's term weights (None: the game's own heuristic).
     """
+    xs, ys, _ = labelled_self_play(game, games, seed, epsilon, stride, weights, tick)
+    return xs, ys
+
+
+def labelled_self_play(game, games: int, seed: int, epsilon: float, stride: int, weights,
+                       tick: Callable[[], None] = lambda: None,
+                       label: Callable[[np.ndarray], int] = lambda row: 0):
+    """:func:`self_play`, plus ``label(position)`` for each recorded position (e.g. its
+    stage of the game) as a third array."""
     from ..agents.weights import term_names
     from .terms import seat_values_kernel, term_matrix
 
     n_terms, players = len(term_names(game)), game.players
     seat_values = seat_values_kernel(game)
-    xs, ys = [], []
+    xs, ys, labels = [], [], []
     for _, rows, winners in recorded_games(game, games, seed, epsilon, stride, weights):
         share = np.zeros(players)
         share[winners] = 1.0 / max(len(winners), 1)
         for row in rows:
             xs.append(term_matrix(seat_values, row, players, n_terms))
             ys.append(share)
+            labels.append(label(row))
         tick()
-    return np.array(xs), np.array(ys)
+    return np.array(xs), np.array(ys), np.array(labels, dtype=np.int64)
 
 
 def fit_model(game, x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, dict[str, Any]]:
