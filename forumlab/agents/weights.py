@@ -102,19 +102,16 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
         raise AgentSpecError(f"agent {agent!r}: the heuristic of {game.name} has no named terms to weigh")
     merged: dict[str, float] = {}
     # a region-table model's table or a stage-weights model's stages, after the term weights
-    region_table: list[float] = []
+    extra: list[float] = []
     if evaluation:
-        from ..learning.model import EvalFileError, resolve_model
+        from ..learning.model import EvalFileError, part_values, resolve_model
 
         try:
             model = resolve_model(evaluation, game.name, getattr(game, "players", None), game)
         except EvalFileError as e:
             raise AgentSpecError(f"agent {agent!r}: {e}") from None
         merged.update({str(k): float(v) for k, v in model["weights"].items()})
-        if model.get("kind") == "region-table":
-            region_table = model["table"]["values"]
-        elif model.get("kind") == "stage-weights":  # multipliers of the term weights, by stage
-            region_table = model["stages"]["values"]
+        extra = part_values(model)
     if archetype:
         from .archetypes import archetypes
 
@@ -128,7 +125,7 @@ def weight_vector(agent: str, game, archetype: str, weights: dict[str, float],
     if unknown:
         raise AgentSpecError(f"agent {agent!r}: {game.name} has no heuristic term {unknown[0]!r} "
                              f"(terms: {', '.join(names)})")
-    return np.array([float(merged.get(name, 1.0)) for name in names] + region_table, dtype=np.float64)
+    return np.array([float(merged.get(name, 1.0)) for name in names] + extra, dtype=np.float64)
 
 
 class WeightedAgent(Agent):

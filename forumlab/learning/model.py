@@ -21,7 +21,8 @@ import glob
 import json
 import math
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 FORMAT = "forumlab-eval/1"
 KIND_TERM_WEIGHTS = "term-weights"
@@ -71,14 +72,10 @@ def read_model(path: str) -> dict[str, Any]:
         raise EvalFileError(f"evaluation file {path!r} is a model of kind {kind!r}, which this version "
                             f"cannot evaluate (kinds: {', '.join(KINDS)})")
     weights = model.get("weights")
-    if not isinstance(weights, dict) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-            for v in weights.values()):
+    if not isinstance(weights, dict) or not all(map(_finite_number, weights.values())):
         raise EvalFileError(f"evaluation file {path!r}: 'weights' must map term names to finite numbers")
-    if kind == KIND_REGION_TABLE:
-        _check_table(path, model.get("table"))
-    if kind == KIND_STAGE_WEIGHTS:
-        _check_stages(path, model.get("stages"))
+    if kind in _PARTS:
+        _check_part(path, kind, model.get(_PARTS[kind].key))
     return model
 
 
@@ -86,45 +83,45 @@ def _finite_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _check_table(path: str, table: Any) -> None:
-    """Refuse a region table whose values do not fill its shape with finite numbers."""
-    shape = table.get("shape") if isinstance(table, dict) else None
-    values = table.get("values") if isinstance(table, dict) else None
-    if not (isinstance(shape, list) and shape and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
-                                                      for n in shape)):
-        raise EvalFileError(f"evaluation file {path!r}: a region-table model needs 'table' with a 'shape' "
-                            "of positive integers")
+def _check_part(path: str, kind: str, part: Any) -> None:
+    """Refuse a region table or stage table whose shape is not positive integers (of the
+    kind's dimension count) or whose values do not fill it with finite numbers."""
+    spec = _PARTS[kind]
+    shape = part.get("shape") if isinstance(part, dict) else None
+    values = part.get("values") if isinstance(part, dict) else None
+    if not (isinstance(shape, list) and shape and (spec.dims is None or len(shape) == spec.dims)
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)):
+        raise EvalFileError(f"evaluation file {path!r}: a {kind} model needs '{spec.key}' with a 'shape' "
+                            f"of {spec.shape_words}")
     size = math.prod(shape)
     if not (isinstance(values, list) and len(values) == size and all(map(_finite_number, values))):
-        raise EvalFileError(f"evaluation file {path!r}: the table's 'values' must be {size} "
+        raise EvalFileError(f"evaluation file {path!r}: the {spec.whose} 'values' must be {size} "
                             "finite numbers (its shape's size)")
 
 
-def _check_stages(path: str, stages: Any) -> None:
-    """Refuse a stage table that is not stages x terms finite numbers."""
-    shape = stages.get("shape") if isinstance(stages, dict) else None
-    values = stages.get("values") if isinstance(stages, dict) else None
-    if not (isinstance(shape, list) and len(shape) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)):
-        raise EvalFileError(f"evaluation file {path!r}: a stage-weights model needs 'stages' with a "
-                            "'shape' of two positive integers (stages, terms)")
-    size = shape[0] * shape[1]
-    if not (isinstance(values, list) and len(values) == size and all(map(_finite_number, values))):
-        raise EvalFileError(f"evaluation file {path!r}: the stages' 'values' must be {size} "
-                            "finite numbers (its shape's size)")
+def part_values(model: dict[str, Any]) -> list[float]:
+    """What a model adds after its term weights in the agents' weight array: a region
+    table's or a stage table's values (flattened), or nothing for term weights."""
+    kind = model.get("kind", KIND_TERM_WEIGHTS)
+    return list(model[_PARTS[kind].key]["values"]) if kind in _PARTS else []
 
 
-def stages_module(game):
-    """The game's ``stages`` module (a Game or Game class; plain Python beside its class's
-    module), or None for a game without stages."""
+def _sibling_module(game, name: str):
+    """The plain-Python module ``name`` beside a game's class's module (a Game or Game
+    class), or None if there is none."""
     import importlib
 
     cls = game if isinstance(game, type) else type(game)
     package = cls.__module__.rpartition(".")[0]
     try:
-        return importlib.import_module(f"{package}.stages") if package else None
+        return importlib.import_module(f"{package}.{name}") if package else None
     except ImportError:
         return None
+
+
+def stages_module(game):
+    """The game's ``stages`` module, or None for a game without stages."""
+    return _sibling_module(game, "stages")
 
 
 def stages_shape(game) -> tuple[int, int] | None:
@@ -133,8 +130,7 @@ def stages_shape(game) -> tuple[int, int] | None:
     game without stages."""
     from ..agents.weights import term_names
 
-    module = stages_module(game)
-    n_stages = getattr(module, "N_STAGES", None)
+    n_stages = getattr(stages_module(game), "N_STAGES", None)
     return (int(n_stages), len(term_names(game))) if n_stages else None
 
 
@@ -142,14 +138,8 @@ def table_shape(game) -> tuple[int, ...] | None:
     """The region-table shape of a game (a Game or Game class): ``TABLE_SHAPE`` of the
     ``patterns`` module beside its class's module (plain Python), or None for a game
     without region tables."""
-    import importlib
-
-    cls = game if isinstance(game, type) else type(game)
-    package = cls.__module__.rpartition(".")[0]
-    try:
-        return tuple(importlib.import_module(f"{package}.patterns").TABLE_SHAPE) if package else None
-    except (ImportError, AttributeError):
-        return None
+    shape = getattr(_sibling_module(game, "patterns"), "TABLE_SHAPE", None)
+    return tuple(shape) if shape is not None else None
 
 
 def resolve_eval(source: str, game_name: str, players: int | None) -> dict[str, float]:
@@ -201,19 +191,32 @@ def _check_kind_fits_game(path: str, model: dict[str, Any], game, game_name: str
     """Refuse a region-table or stage-weights model the game cannot evaluate: it has no
     such part, or one of another shape."""
     kind = model.get("kind")
-    if kind not in _GAME_PARTS:
+    if kind not in _PARTS:
         return
-    key, shape_of, noun, whose, dims = _GAME_PARTS[kind]
-    shape = shape_of(game)
+    spec = _PARTS[kind]
+    shape = spec.shape_of(game)
     if shape is None:
         raise EvalFileError(f"evaluation file {path!r} is a {kind} model, which {game_name} "
-                            f"cannot evaluate (no {noun})")
-    if tuple(model[key]["shape"]) != shape:
-        raise EvalFileError(f"evaluation file {path!r}: {whose} shape {model[key]['shape']} is "
-                            f"not {game_name}'s {list(shape)}{dims}")
+                            f"cannot evaluate (no {spec.noun})")
+    if tuple(model[spec.key]["shape"]) != shape:
+        raise EvalFileError(f"evaluation file {path!r}: its {spec.whose} shape {model[spec.key]['shape']} is "
+                            f"not {game_name}'s {list(shape)}{spec.dims_note}")
 
 
-# The part each model kind adds to the term weights: its key in the file, the game's shape
-# for it (None: the game has none), and how messages name it and its dimensions.
-_GAME_PARTS = {KIND_REGION_TABLE: ("table", table_shape, "region tables", "its table's", ""),
-               KIND_STAGE_WEIGHTS: ("stages", stages_shape, "stages", "its stages'", " (stages, terms)")}
+class _Part(NamedTuple):
+    """What a model kind adds to the term weights, and how messages name it."""
+
+    key: str  # its key in the file
+    dims: int | None  # the dimension count its shape must have (None: any)
+    shape_words: str  # what its shape must be, in a message
+    whose: str  # "table's" or "stages'"
+    shape_of: Callable[[Any], tuple[int, ...] | None]  # the game's shape for it (None: none)
+    noun: str  # what a game without it lacks
+    dims_note: str  # its dimensions, after a shape in a message
+
+
+_PARTS = {
+    KIND_REGION_TABLE: _Part("table", None, "positive integers", "table's", table_shape, "region tables", ""),
+    KIND_STAGE_WEIGHTS: _Part("stages", 2, "two positive integers (stages, terms)", "stages'", stages_shape,
+                              "stages", " (stages, terms)"),
+}
