@@ -204,26 +204,67 @@ def test_a_continued_game_replays_the_moves_and_keeps_the_faults_and_tallies():
 
 
 def test_runner_interrupts_a_sleeping_agent_at_the_hard_limit():
+    # The limit is real time (SIGALRM), so it is far above what a greedy or random move
+    # takes even when it loads its kernels on a busy machine (0.05 s when quiet).
     job = plan(quick([("sleepy", "tests.fault_agents:SleepyAgent"), "greedy", "random"],
-                     games_per_lineup=1, hard_limit=0.5))[0]
+                     games_per_lineup=1, hard_limit=3.0))[0]
     t0 = time.perf_counter()
     outcome = run_job(job)
     assert time.perf_counter() - t0 < 25  # the agent would sleep 30 s
     assert [f.kind for f in outcome.faults] == [FAULT_HANG]
 
 
-def test_runner_flags_moves_over_the_time_limit():
-    # A limit of 1.5 * 0.5 + 0.25 = 1 s: the slow agent takes 1.2 s, the others (well
-    # under 0.1 s even on a busy machine) have a wide margin.
-    # The kernels are compiled (or loaded) first: on a cold cache and a loaded machine a
-    # greedy seat's first move, compiling, took over the limit and was flagged too.
-    d = quick([("slow", "tests.fault_agents:SlowAgent(seconds=1.2)"), "greedy", "random"],
-              games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2})
-    warm_up(d)
-    job = plan(d)[0]
+class _StandInClock:
+    """The runner's ``time`` module with a wall clock that moves only when an agent
+    sleeps: the fast seats' real time (a busy machine can stall any process for a
+    second) never counts, so which seat is flagged depends on the agents alone."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
+def test_runner_flags_exactly_the_moves_over_the_time_limit(monkeypatch):
+    # A limit of 1.5 * 0.5 + 0.25 = 1 s: the slow agent takes 1.2 s on the runner's
+    # clock, the other seats no time at all.
+    import tests.fault_agents
+    from forumlab.arena import runner
+
+    clock = _StandInClock()
+    monkeypatch.setattr(runner, "time", clock)
+    monkeypatch.setattr(tests.fault_agents, "time", clock)
+    job = plan(quick([("slow", "tests.fault_agents:SlowAgent(seconds=1.2)"), "greedy", "random"],
+                     games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2}))[0]
     outcome = run_job(job)
     assert [f.kind for f in outcome.faults] == [FAULT_TIMEOUT]
-    assert "SlowAgent" in job.specs[outcome.faults[0].seat]
+    fault = outcome.faults[0]
+    assert "SlowAgent" in job.specs[fault.seat]
+    assert "took 1.200 s, limit 0.5 s" in fault.message
+    # Under the limit is not flagged: 0.9 s is inside the 1 s.
+    clock.now = 0.0
+    job = plan(quick([("slow", "tests.fault_agents:SlowAgent(seconds=0.9)"), "greedy", "random"],
+                     games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2}))[0]
+    assert list(run_job(job).faults) == []
+
+
+def test_runner_flags_a_move_over_the_time_limit_on_the_real_clock():
+    # The slow agent really sleeps 2.5 s against a 1 s limit. Only what load cannot
+    # change is checked: it is flagged, and every flagged move did take too long.
+    d = quick([("slow", "tests.fault_agents:SlowAgent(seconds=2.5)"), "greedy", "random"],
+              games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2})
+    job = plan(d)[0]
+    outcome = run_job(job)
+    slow = next(seat for seat, spec in enumerate(job.specs) if "SlowAgent" in spec)
+    assert (slow, FAULT_TIMEOUT) in [(f.seat, f.kind) for f in outcome.faults]
+    assert all(f.kind == FAULT_TIMEOUT and float(f.message.split()[1]) > 1.0 for f in outcome.faults)
 
 
 def test_tournament_with_every_fault_finishes_and_records_them(tmp_path):
