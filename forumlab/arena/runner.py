@@ -50,6 +50,7 @@ from .jobs import (
     GameOutcome,
 )
 from .progress import progress_hook
+from .warmup import load_here
 
 TIMEOUT_FACTOR = 1.5
 TIMEOUT_SLACK = 0.25  # seconds
@@ -433,6 +434,9 @@ def run_job(job: GameJob) -> GameOutcome:
         ctrl_c = CtrlC()
         with ctrl_c.watching():
             agents = _create_agents(job, game.players, faults, ctrl_c, report)
+            if job.move_time > 0:  # the kernels' loading is not the agents' move time
+                load_here(game, job.config, [s for s, a in zip(job.specs, agents) if a is not None],
+                          job.seed)
             state, moves, faulty = _play_plies(game, job, agents, faults, tally, ctrl_c, report)
             # A continuation's earlier moves were timed in a worker that died: only the
             # totals survived it, so the rest is left unknown rather than partial.

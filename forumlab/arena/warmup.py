@@ -100,6 +100,45 @@ def _first_moves(game_name: str, config: dict, seed: int, specs: list[str]) -> N
         create_agent(spec, seed=0).act(state.view_for(state.current_player))  # as agents are handed
 
 
+# (game, options, spec) whose kernels this process has loaded by load_here().
+_LOADED: set[tuple[str, str, str]] = set()
+
+
+def load_here(game, config: dict, specs: Iterable[str], seed: int = 0) -> None:
+    """Load the kernels of the built-in agents ``specs`` into this process, untimed.
+
+    numba loads a cached kernel into a process on its first call: 0.05 s on a quiet
+    machine, but over 2 s of wall time with a dozen processes on two cores. A worker
+    playing under a move time calls this before a game's first timed move, so that an
+    honest agent's first move is not flagged as too slow for what the loading cost.
+    Each spec makes one move, with a throwaway agent, from the start of ``game`` (the
+    game's own agents and streams are untouched), once per process. What fails here
+    is left for the timed move, where the fault policy records it.
+
+    Args:
+        game: the game being played.
+        config: its options (a key of what is loaded).
+        specs: the seats' agent specs; only built-in agents are loaded.
+        seed: game seed of the position the throwaway agents move in.
+    """
+    import json
+
+    from ..agents.registry import create_agent
+
+    key = json.dumps(config, sort_keys=True, default=str)
+    todo = [spec for specs_ in _builtin_families(specs).values() for spec in specs_
+            if (game.name, key, spec) not in _LOADED]
+    if not todo:
+        return
+    state = game.new_state(seed)
+    for spec in dict.fromkeys(todo):
+        try:
+            create_agent(spec, seed=0).act(state.view_for(state.current_player))
+        except Exception:  # noqa: BLE001 - the timed move records the agent's fault
+            log.debug("loading %s failed", spec, exc_info=True)
+        _LOADED.add((game.name, key, spec))
+
+
 def warm_up(game_name: str, config: dict, specs: Iterable[str], seed: int = 0,
             workers: int | None = None, notify: Notify | None = stderr_notice) -> None:
     """Compile or load the kernels of ``game_name`` that the agents ``specs`` use.

@@ -255,6 +255,44 @@ def test_runner_flags_exactly_the_moves_over_the_time_limit(monkeypatch):
     assert list(run_job(job).faults) == []
 
 
+def test_a_first_move_that_loads_kernels_is_not_charged_to_the_agent(monkeypatch):
+    # A worker's first greedy move loads greedy's kernels from numba's cache, which a
+    # busy machine can stretch past the move time; here that load takes 5 s on the
+    # runner's clock. The runner loads the kernels before the first timed move.
+    from forumlab.agents.greedy import GreedyAgent
+    from forumlab.arena import runner, warmup
+
+    clock = _StandInClock()
+    monkeypatch.setattr(runner, "time", clock)
+    monkeypatch.setattr(warmup, "_LOADED", set())
+    original, calls = GreedyAgent.act, []
+
+    def act(self, state):
+        if not calls:
+            clock.sleep(5.0)  # the process's first greedy move: the kernels load
+        calls.append(self)
+        return original(self, state)
+
+    monkeypatch.setattr(GreedyAgent, "act", act)
+    d = quick(["greedy", "random", ("first", "tests.plugin_agent:FirstMoveAgent")],
+              games_per_lineup=1, move_time=0.5, config={"players": 3, "max_rounds": 2})
+    first, second = plan(d)[:2]
+    outcome = run_job(first)
+    assert list(outcome.faults) == [] and max(outcome.move_max_seconds) < 1.0
+    seated = calls[1:]
+    assert calls[0] not in seated  # the load was a throwaway agent's move
+    # Built-in agents are loaded once per process; a third-party agent is never asked.
+    assert {spec for _, _, spec in warmup._LOADED} == {"greedy", "random"}
+    calls.clear()
+    run_job(second)
+    assert len(set(map(id, calls))) == 1  # only the seated greedy moved
+    # Without a move time nothing is loaded ahead.
+    monkeypatch.setattr(warmup, "_LOADED", set())
+    run_job(plan(quick(["greedy", "random", ("first", "tests.plugin_agent:FirstMoveAgent")],
+                       games_per_lineup=1, config={"players": 3, "max_rounds": 2}))[0])
+    assert warmup._LOADED == set()
+
+
 def test_runner_flags_a_move_over_the_time_limit_on_the_real_clock():
     # The slow agent really sleeps 2.5 s against a 1 s limit. Only what load cannot
     # change is checked: it is flagged, and every flagged move did take too long.
