@@ -27,7 +27,7 @@ from forumlab.arena.ratings import rate, rated_games
 from forumlab.arena.runner import run_job
 from forumlab.arena.schedule import lineups, plan, seat_orders
 from forumlab.arena.store import ResultStore
-from forumlab.arena.tournament import resume_tournament, run_tournament, warm_up
+from forumlab.arena.tournament import resume_tournament, run_tournament
 from forumlab.cli import main
 from forumlab.core.errors import ConfigError, ForumlabError
 from forumlab.core.ranks import fault_ranks
