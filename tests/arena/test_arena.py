@@ -293,6 +293,18 @@ def test_a_first_move_that_loads_kernels_is_not_charged_to_the_agent(monkeypatch
     assert warmup._LOADED == set()
 
 
+def test_loading_ahead_never_starts_a_bot_program(tmp_path, monkeypatch):
+    # A cmd bot is outside code: loading ahead must not start it (nor any third-party agent).
+    from forumlab.arena import warmup
+
+    monkeypatch.setattr(warmup, "_LOADED", set())
+    started = tmp_path / "started"
+    bot = f"cmd(command='touch {started}', log_dir='{tmp_path}')"
+    warmup.load_here(create_game("forum-romanum", {"players": 3}), {"players": 3},
+                     [bot, "tests.plugin_agent:FirstMoveAgent", "random"])
+    assert not started.exists() and {spec for _, _, spec in warmup._LOADED} == {"random"}
+
+
 def test_runner_flags_a_move_over_the_time_limit_on_the_real_clock():
     # The slow agent really sleeps 2.5 s against a 1 s limit. Only what load cannot
     # change is checked: it is flagged, and every flagged move did take too long.
