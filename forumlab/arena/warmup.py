@@ -90,14 +90,21 @@ def compile_game_kernels(game, seed: int = 0) -> None:
     k.apply_move(array, k.random_move(array, rng))
 
 
+def _one_move(state, spec: str) -> None:
+    """Let a throwaway agent of ``spec`` make one move in ``state`` (compiling or loading
+    its kernels); the state is not changed."""
+    from ..agents.registry import create_agent
+
+    create_agent(spec, seed=0).act(state.view_for(state.current_player))  # as agents are handed
+
+
 def _first_moves(game_name: str, config: dict, seed: int, specs: list[str]) -> None:
     """Let each agent make one move from the start (compiling or loading its kernels)."""
-    from ..agents.registry import create_agent
     from ..core.registry import create_game
 
     state = create_game(game_name, config).new_state(seed)
     for spec in specs:
-        create_agent(spec, seed=0).act(state.view_for(state.current_player))  # as agents are handed
+        _one_move(state, spec)
 
 
 # (game, options, spec) whose kernels this process has loaded by load_here().
@@ -123,8 +130,6 @@ def load_here(game, config: dict, specs: Iterable[str], seed: int = 0) -> None:
     """
     import json
 
-    from ..agents.registry import create_agent
-
     key = json.dumps(config, sort_keys=True, default=str)
     todo = [spec for specs_ in _builtin_families(specs).values() for spec in specs_
             if (game.name, key, spec) not in _LOADED]
@@ -133,7 +138,7 @@ def load_here(game, config: dict, specs: Iterable[str], seed: int = 0) -> None:
     state = game.new_state(seed)
     for spec in dict.fromkeys(todo):
         try:
-            create_agent(spec, seed=0).act(state.view_for(state.current_player))
+            _one_move(state, spec)
         except Exception:  # noqa: BLE001 - the timed move records the agent's fault
             log.debug("loading %s failed", spec, exc_info=True)
         _LOADED.add((game.name, key, spec))
